@@ -1,0 +1,43 @@
+import { z } from 'zod';
+
+/** Every setting the services read, parsed once from the environment with safe embedded defaults. */
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /** When unset, an embedded PostgreSQL is started under DATA_DIR. */
+  DATABASE_URL: z.string().url().optional(),
+  DATA_DIR: z.string().default('./.data'),
+  EMBEDDED_PG_PORT: z.coerce.number().int().default(54329),
+  /** Signing key for access tokens; when unset one is generated once and kept in the database. */
+  JWT_SECRET: z.string().min(32).optional(),
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(15 * 60),
+  REMEMBER_ME_DAYS: z.coerce.number().int().positive().default(30),
+  ADMIN_EMAIL: z.string().email().default('admin@pawhaven.local'),
+  ADMIN_PASSWORD: z.string().min(8).optional(),
+  ADMIN_USERNAME: z.string().min(2).default('admin'),
+  ACCEPTED_EMAIL_DOMAIN: z.string().min(3).default('gmail.com'),
+  GOOGLE_CLIENT_ID: z.string().optional(),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('PawHaven <no-reply@pawhaven.local>'),
+  /** Rate limits: requests per window per client address. */
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(15 * 60),
+  RATE_LIMIT_SIGNIN: z.coerce.number().int().positive().default(20),
+  RATE_LIMIT_REGISTER: z.coerce.number().int().positive().default(10),
+  RATE_LIMIT_OTP: z.coerce.number().int().positive().default(20),
+  RATE_LIMIT_RESET: z.coerce.number().int().positive().default(10),
+  /** Bound on how long a read waits for X-Consistent-After. */
+  CONSISTENCY_WAIT_MS: z.coerce.number().int().positive().default(3000),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Config = z.infer<typeof envSchema> & { devMailbox: boolean };
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  const base = { ...parsed.data, devMailbox: parsed.data.NODE_ENV !== 'production' && !parsed.data.SMTP_URL };
+  return { ...base, ...overrides };
+}

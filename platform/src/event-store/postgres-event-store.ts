@@ -1,0 +1,293 @@
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import pg from 'pg';
+import {
+  ConcurrencyError,
+  type AppendResult,
+  type BatchHandler,
+  type EventStore,
+  type ExpectedRevision,
+  type LogPosition,
+  type NewEvent,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  type RecordedEvent,
+} from './event-store';
+
+const CHANNEL = 'pawhaven_events';
+const UNIQUE_VIOLATION = '23505';
+
+type Row = {
+  position: string;
+  transaction_id: string;
+  stream_id: string;
+  stream_revision: string;
+  event_id: string;
+  type: string;
+  data: unknown;
+  metadata: Record<string, unknown>;
+  created_at: Date;
+};
+
+const toRecorded = (r: Row): RecordedEvent => ({
+  eventId: r.event_id,
+  streamId: r.stream_id,
+  streamRevision: BigInt(r.stream_revision),
+  type: r.type,
+  data: r.data,
+  metadata: r.metadata,
+  position: BigInt(r.position),
+  transactionId: BigInt(r.transaction_id),
+  createdAt: r.created_at,
+});
+
+/**
+ * One statement appends a batch: it checks the expected revision and inserts in a single round trip.
+ * The unique (stream_id, stream_revision) catches a racing writer; unique event_id makes retries idempotent.
+ */
+const APPEND_SQL = `
+  WITH current AS (
+    SELECT COALESCE(MAX(stream_revision), -1) AS revision FROM events WHERE stream_id = $1
+  )
+  INSERT INTO events (stream_id, stream_revision, event_id, type, data, metadata)
+  SELECT $1, current.revision + e.ordinality, e.event_id, e.type, e.data, e.metadata
+  FROM current,
+       unnest($2::uuid[], $3::text[], $4::jsonb[], $5::jsonb[]) WITH ORDINALITY AS e(event_id, type, data, metadata, ordinality)
+  WHERE $6::bigint IS NULL OR current.revision = $6::bigint
+  RETURNING position, transaction_id, stream_revision`;
+
+/**
+ * Readers see only rows of transactions older than the oldest one still running, so a transaction that took a
+ * lower position but commits late is never skipped. Order, page and checkpoint use the same key.
+ */
+const READ_ALL_SQL = `
+  SELECT position, transaction_id, stream_id, stream_revision, event_id, type, data, metadata, created_at
+  FROM events
+  WHERE (transaction_id, position) > ($1::text::xid8, $2::bigint)
+    AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+  ORDER BY transaction_id, position
+  LIMIT $3`;
+
+/** Rows past the checkpoint that committed but are held back behind an older running transaction. */
+const HELD_BACK_SQL = `
+  SELECT EXISTS (SELECT 1 FROM events WHERE (transaction_id, position) > ($1::text::xid8, $2::bigint)) AS pending`;
+
+export class PostgresEventStore implements EventStore {
+  private readonly wake = new EventEmitter();
+  private listener?: pg.Client;
+  private listenerReady?: Promise<void>;
+  private notifyInFlight = false;
+  private notifyPending = false;
+  private closed = false;
+
+  constructor(private readonly pool: pg.Pool) {
+    this.wake.setMaxListeners(0);
+  }
+
+  async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    if (events.length === 0) throw new Error('append needs at least one event');
+    const ids = events.map((e) => e.eventId ?? randomUUID());
+    const params = [
+      streamId,
+      ids,
+      events.map((e) => e.type),
+      events.map((e) => JSON.stringify(e.data ?? {})),
+      events.map((e) => JSON.stringify(e.metadata ?? {})),
+      expected === 'any' ? null : expected === 'no_stream' ? '-1' : expected.toString(),
+    ];
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const { rows } = await this.pool.query<{ position: string; transaction_id: string; stream_revision: string }>(
+          APPEND_SQL,
+          params,
+        );
+        if (rows.length === 0) {
+          const earlier = await this.findEarlierAppend(streamId, ids);
+          if (earlier) return earlier;
+          throw new ConcurrencyError(streamId, expected, await this.currentRevision(streamId));
+        }
+        const last = rows[rows.length - 1]!;
+        this.announce();
+        return {
+          nextRevision: BigInt(last.stream_revision),
+          position: BigInt(last.position),
+          transactionId: BigInt(last.transaction_id),
+        };
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        const earlier = await this.findEarlierAppend(streamId, ids);
+        if (earlier) return earlier;
+        // 'any' never conflicts by intent: a racing writer took our revision, so take the next one.
+        if (expected === 'any' && attempt < 10) continue;
+        throw new ConcurrencyError(streamId, expected, await this.currentRevision(streamId));
+      }
+    }
+  }
+
+  async *readStream(streamId: string, opts: ReadStreamOptions = {}): AsyncIterable<RecordedEvent> {
+    const { rows } = await this.pool.query<Row>(
+      `SELECT position, transaction_id, stream_id, stream_revision, event_id, type, data, metadata, created_at
+       FROM events WHERE stream_id = $1 AND stream_revision >= $2 ORDER BY stream_revision LIMIT $3`,
+      [streamId, (opts.fromRevision ?? 0n).toString(), opts.maxCount ?? null],
+    );
+    for (const r of rows) yield toRecorded(r);
+  }
+
+  async *readAll(from: LogPosition, opts: ReadAllOptions = {}): AsyncIterable<RecordedEvent> {
+    const batchSize = opts.batchSize ?? 1000;
+    let remaining = opts.maxCount ?? Number.POSITIVE_INFINITY;
+    let cursor = from;
+    while (remaining > 0) {
+      const page = await this.readPage(cursor, Math.min(batchSize, remaining));
+      for (const e of page) {
+        if (opts.upTo && (e.transactionId > opts.upTo.transactionId ||
+          (e.transactionId === opts.upTo.transactionId && e.position > opts.upTo.position))) return;
+        yield e;
+      }
+      if (page.length < Math.min(batchSize, remaining)) return;
+      remaining -= page.length;
+      const last = page[page.length - 1]!;
+      cursor = { transactionId: last.transactionId, position: last.position };
+    }
+  }
+
+  async subscribeAll(
+    from: LogPosition,
+    handler: BatchHandler,
+    signal: AbortSignal,
+    opts: { batchSize?: number } = {},
+  ): Promise<void> {
+    const batchSize = opts.batchSize ?? 500;
+    await this.ensureListening();
+    let cursor = from;
+    let signalled = true;
+    let heldBackDelay = 0;
+    const onWake = () => {
+      signalled = true;
+      resume?.();
+    };
+    let resume: (() => void) | undefined;
+    this.wake.on('wake', onWake);
+    const onAbort = () => resume?.();
+    signal.addEventListener('abort', onAbort);
+    try {
+      while (!signal.aborted) {
+        if (!signalled) {
+          // Sleep until an append anywhere wakes us (or, when held back, until a short retry timer fires).
+          await new Promise<void>((resolve) => {
+            resume = resolve;
+            if (heldBackDelay > 0) setTimeout(resolve, heldBackDelay).unref();
+          });
+          resume = undefined;
+          if (signal.aborted) break;
+        }
+        signalled = false;
+        for (;;) {
+          const page = await this.readPage(cursor, batchSize);
+          if (page.length === 0) break;
+          await handler(page);
+          const last = page[page.length - 1]!;
+          cursor = { transactionId: last.transactionId, position: last.position };
+          if (page.length < batchSize || signal.aborted) break;
+        }
+        // A non-append transaction may be holding the horizon back; it will not notify when it ends.
+        const { rows } = await this.pool.query<{ pending: boolean }>(HELD_BACK_SQL, [
+          cursor.transactionId.toString(),
+          cursor.position.toString(),
+        ]);
+        heldBackDelay = rows[0]?.pending ? Math.min(Math.max(heldBackDelay * 2, 2), 100) : 0;
+        if (heldBackDelay > 0 && !signal.aborted) {
+          const stillPending = await this.readPage(cursor, 1);
+          if (stillPending.length > 0) signalled = true;
+        }
+      }
+    } finally {
+      this.wake.off('wake', onWake);
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  async headPosition(): Promise<LogPosition> {
+    const { rows } = await this.pool.query<{ transaction_id: string; position: string }>(
+      `SELECT transaction_id, position FROM events
+       WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+       ORDER BY transaction_id DESC, position DESC LIMIT 1`,
+    );
+    const r = rows[0];
+    return r ? { transactionId: BigInt(r.transaction_id), position: BigInt(r.position) } : { transactionId: 0n, position: 0n };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.wake.emit('wake');
+    if (this.listener) await this.listener.end().catch(() => {});
+  }
+
+  private async readPage(from: LogPosition, limit: number): Promise<RecordedEvent[]> {
+    const { rows } = await this.pool.query<Row>(READ_ALL_SQL, [
+      from.transactionId.toString(),
+      from.position.toString(),
+      limit,
+    ]);
+    return rows.map(toRecorded);
+  }
+
+  private async currentRevision(streamId: string): Promise<bigint | undefined> {
+    const { rows } = await this.pool.query<{ revision: string | null }>(
+      'SELECT MAX(stream_revision) AS revision FROM events WHERE stream_id = $1',
+      [streamId],
+    );
+    return rows[0]?.revision == null ? undefined : BigInt(rows[0].revision);
+  }
+
+  /** A retried append whose events are all stored already answers as the first attempt did. */
+  private async findEarlierAppend(streamId: string, ids: string[]): Promise<AppendResult | undefined> {
+    const { rows } = await this.pool.query<{ stream_id: string; stream_revision: string; position: string; transaction_id: string }>(
+      'SELECT stream_id, stream_revision, position, transaction_id FROM events WHERE event_id = ANY($1::uuid[]) ORDER BY position',
+      [ids],
+    );
+    if (rows.length !== ids.length || rows.some((r) => r.stream_id !== streamId)) return undefined;
+    const last = rows[rows.length - 1]!;
+    return { nextRevision: BigInt(last.stream_revision), position: BigInt(last.position), transactionId: BigInt(last.transaction_id) };
+  }
+
+  /** Wake local subscribers now and other processes by NOTIFY; NOTIFY serialises commits, so coalesce. */
+  private announce(): void {
+    this.wake.emit('wake');
+    if (this.notifyInFlight) {
+      this.notifyPending = true;
+      return;
+    }
+    this.notifyInFlight = true;
+    this.pool
+      .query(`SELECT pg_notify('${CHANNEL}', '')`)
+      .catch(() => {})
+      .finally(() => {
+        this.notifyInFlight = false;
+        if (this.notifyPending && !this.closed) {
+          this.notifyPending = false;
+          this.announce();
+        }
+      });
+  }
+
+  private ensureListening(): Promise<void> {
+    this.listenerReady ??= (async () => {
+      const client = new pg.Client({ connectionString: connectionStringOf(this.pool) });
+      client.on('error', () => {});
+      client.on('notification', () => this.wake.emit('wake'));
+      await client.connect();
+      await client.query(`LISTEN ${CHANNEL}`);
+      this.listener = client;
+    })();
+    return this.listenerReady;
+  }
+}
+
+const isUniqueViolation = (e: unknown): boolean => (e as { code?: string })?.code === UNIQUE_VIOLATION;
+
+function connectionStringOf(pool: pg.Pool): string {
+  const cs = (pool.options as { connectionString?: string }).connectionString;
+  if (!cs) throw new Error('PostgresEventStore needs a pool created from a connection string');
+  return cs;
+}

@@ -1,0 +1,24 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    globalSetup: ['./test/global-setup.ts'],
+    env: { NODE_ENV: 'test' },
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['*/src/**/*.unit.test.ts'] },
+      },
+      {
+        extends: true,
+        test: { name: 'integration', include: ['*/src/**/*.int.test.ts'], maxWorkers: 2 },
+      },
+      {
+        extends: true,
+        test: { name: 'browser', include: ['e2e/**/*.e2e.test.ts'], fileParallelism: false, testTimeout: 120_000 },
+      },
+    ],
+  },
+});
