@@ -3,7 +3,7 @@ import net from 'node:net';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { connectDatabase, migrate, startEmbeddedPostgres } from '@pawhaven/platform';
-import { allMigrations } from '@pawhaven/gateway/migrations';
+import { allMigrations } from '@pawhaven/projections/migrations';
 
 /** One real PostgreSQL for the whole run; each test file clones its own database from a migrated template. */
 type Shared = { ready: Promise<{ adminUrl: string; stop(): Promise<void> }>; users: number };

@@ -1,3 +1,4 @@
+import { RefusedWithEvents } from './errors';
 import type { EventMetadata, EventStore, NewEvent, RecordedEvent } from './event-store/event-store';
 
 /** The shape every aggregate follows: pure decide + evolve over its own event and command unions. */
@@ -38,7 +39,15 @@ export async function handleCommand<State, Command, Event extends { type: string
 ): Promise<CommandResult<Event> & { state: State }> {
   const { state, revision } = await loadState(store, streamId, decider);
   const cmd = typeof command === 'function' ? (command as (s: State) => Command)(state) : command;
-  const events = decider.decide(cmd, state);
+  let events: Event[];
+  try {
+    events = decider.decide(cmd, state);
+  } catch (refusal) {
+    if (!(refusal instanceof RefusedWithEvents)) throw refusal;
+    const recorded: NewEvent[] = refusal.events.map((e) => ({ type: e.type, data: e.data, metadata }));
+    await store.append(streamId, recorded, revision === -1n ? 'no_stream' : revision);
+    throw refusal.error;
+  }
   if (events.length === 0) return { events, position: null, nextRevision: revision, state };
   const toAppend: NewEvent[] = events.map((e) => ({ type: e.type, data: e.data, metadata }));
   const result = await store.append(streamId, toAppend, revision === -1n ? 'no_stream' : revision);

@@ -19,3 +19,16 @@ export const notFound = (message = 'Not found') => new DomainError(404, message)
 export const conflict = (message: string) => new DomainError(409, message);
 export const gone = (message: string) => new DomainError(410, message);
 export const tooMany = (message: string) => new DomainError(429, message);
+
+/**
+ * A refusal that still has something to record (a counted wrong code attempt): the command handler appends
+ * `events` and then answers with `error`.
+ */
+export class RefusedWithEvents<E extends { type: string; data: unknown } = { type: string; data: unknown }> extends Error {
+  constructor(
+    readonly events: E[],
+    readonly error: HttpError,
+  ) {
+    super(error.message);
+  }
+}

@@ -14,3 +14,6 @@ export * from './projections/consistency';
 export * from './embedded/embedded-postgres';
 export * from './http/errors';
 export * from './command-handler';
+export * from './auth/tokens';
+export * from './http/authenticate';
+export * from './embedded/database-from-config';

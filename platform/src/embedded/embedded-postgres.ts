@@ -40,7 +40,7 @@ export async function startEmbeddedPostgres(opts: {
     createPostgresUser: process.getuid?.() === 0,
     postgresFlags: ['-c', 'listen_addresses=localhost', '-c', 'max_connections=200'],
     onLog: opts.onLog ?? (() => {}),
-    onError: opts.onLog ?? (() => {}),
+    onError: (e: unknown) => opts.onLog?.(String(e)),
   });
   if (fresh) await pg.initialise();
   await pg.start();

@@ -78,6 +78,7 @@ export class PostgresEventStore implements EventStore {
   private listenerReady?: Promise<void>;
   private notifyInFlight = false;
   private notifyPending = false;
+  private reconnectTimer?: NodeJS.Timeout;
   private closed = false;
 
   constructor(private readonly pool: pg.Pool) {
@@ -219,6 +220,7 @@ export class PostgresEventStore implements EventStore {
 
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.reconnectTimer);
     this.wake.emit('wake');
     if (this.listener) await this.listener.end().catch(() => {});
   }
@@ -271,16 +273,62 @@ export class PostgresEventStore implements EventStore {
       });
   }
 
+  /**
+   * One LISTEN connection per store. If it drops (server restart, idle kill, network), appends made elsewhere
+   * would never wake our subscribers again: reconnect while anyone subscribes, and wake them once reconnected
+   * so they read whatever was announced while nobody listened.
+   */
   private ensureListening(): Promise<void> {
-    this.listenerReady ??= (async () => {
-      const client = new pg.Client({ connectionString: connectionStringOf(this.pool) });
-      client.on('error', () => {});
-      client.on('notification', () => this.wake.emit('wake'));
-      await client.connect();
-      await client.query(`LISTEN ${CHANNEL}`);
-      this.listener = client;
-    })();
+    this.listenerReady ??= this.connectListener().catch((error: unknown) => {
+      this.listenerReady = undefined;
+      throw error;
+    });
     return this.listenerReady;
+  }
+
+  private async connectListener(): Promise<void> {
+    const client = new pg.Client({ connectionString: connectionStringOf(this.pool) });
+    let connected = false;
+    let lost = false;
+    const onLost = () => {
+      if (!connected || lost) return;
+      lost = true;
+      if (this.listener === client) this.listener = undefined;
+      this.listenerReady = undefined;
+      client.end().catch(() => {});
+      if (this.closed) return;
+      this.wake.emit('wake');
+      this.scheduleReconnect(50);
+    };
+    client.on('error', onLost);
+    client.on('end', onLost);
+    client.on('notification', () => this.wake.emit('wake'));
+    await client.connect();
+    try {
+      await client.query(`LISTEN ${CHANNEL}`);
+    } catch (error) {
+      await client.end().catch(() => {});
+      throw error;
+    }
+    if (this.closed) {
+      await client.end().catch(() => {});
+      return;
+    }
+    connected = true;
+    this.listener = client;
+  }
+
+  private scheduleReconnect(delayMs: number): void {
+    if (this.closed || this.reconnectTimer) return;
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      if (this.closed || this.wake.listenerCount('wake') === 0) return; // the next subscribeAll connects
+      this.ensureListening().then(
+        () => this.wake.emit('wake'),
+        () => this.scheduleReconnect(Math.min(delayMs * 2, 5000)),
+      );
+    }, delayMs);
+    this.reconnectTimer.unref();
   }
 }
 

@@ -1,0 +1,388 @@
+import { randomUUID } from 'node:crypto';
+import { Router, type Request, type Response } from 'express';
+import {
+  ACCOUNT_LIMITS,
+  ACCOUNT_MESSAGES,
+  changePasswordBody,
+  completeGoogleRegistrationBody,
+  forgotPasswordBody,
+  invalidDomainEmailMessage,
+  invalidResetEmailMessage,
+  isAcceptedEmail,
+  loginGoogleBody,
+  normalizeEmail,
+  passwordProblem,
+  registerBody,
+  resendOtpBody,
+  resetPasswordBody,
+  signinBody,
+  updateProfileBody,
+  verifyRegistrationBody,
+  verifyResetCodeBody,
+} from '@pawhaven/contracts';
+import {
+  badRequest,
+  conflict,
+  currentUserId,
+  forbidden,
+  handleCommand,
+  HttpError,
+  loadState,
+  requireUser,
+  unauthorized,
+  type EventMetadata,
+} from '@pawhaven/platform';
+import type { CommandDeps } from '../deps';
+import { authRateLimits } from '../http/rate-limits';
+import { singleUpload, uploadedFile } from '../http/upload';
+import { storeImage } from '../images/image-store';
+import { claim, claimOwner, emailClaimStream, usernameClaimStream } from './claims';
+import { hashPassword, passwordMatches } from './secrets';
+import { userDecider, userStream, type UserCommand, type UserState } from './user';
+import { userDto } from './user-dto';
+
+const SESSION_COOKIE = 'ph_session';
+
+export function accountRoutes(deps: CommandDeps): Router {
+  const { config, store, codes, mailer, tokens } = deps;
+  const now = deps.now ?? (() => new Date());
+  const limits = authRateLimits(config);
+  const router = Router();
+
+  const run = (userId: string, command: UserCommand | ((s: UserState) => UserCommand), actorId = userId) =>
+    handleCommand(store, userStream(userId), userDecider, command, { actorId } satisfies EventMetadata);
+
+  const findByEmail = async (email: string) => {
+    const userId = await claimOwner(store, emailClaimStream(email));
+    if (!userId) return null;
+    const { state } = await loadState(store, userStream(userId), userDecider);
+    return state.status === 'unregistered' ? null : state;
+  };
+
+  const requireAcceptedEmail = (email: string, message = invalidDomainEmailMessage(config.ACCEPTED_EMAIL_DOMAIN)) => {
+    if (!isAcceptedEmail(email, config.ACCEPTED_EMAIL_DOMAIN)) throw badRequest(message);
+  };
+
+  const requireStrongPassword = (password: string) => {
+    const problem = passwordProblem(password);
+    if (problem) throw badRequest(problem);
+  };
+
+  const sendRegistrationCode = (email: string, code: string) =>
+    mailer.send({
+      to: email,
+      subject: 'Your PawHaven verification code',
+      text: `Welcome to PawHaven!\n\nYour verification code is ${code}. It is valid for ${ACCOUNT_LIMITS.otpSeconds / 60} minutes.\n\nIf you did not sign up, you can ignore this e-mail.`,
+    });
+
+  const sendResetCode = (email: string, code: string) =>
+    mailer.send({
+      to: email,
+      subject: 'Your PawHaven password reset code',
+      text: `Your password reset code is ${code}. It is valid for ${ACCOUNT_LIMITS.resetCodeSeconds / 60} minutes.\n\nIf you did not ask to reset your password, you can ignore this e-mail.`,
+    });
+
+  /** Starts a refresh session (httpOnly cookie) and answers with a short-lived access token and the user. */
+  const signIn = async (res: Response, state: UserState, rememberMe: boolean, message?: string) => {
+    const sessionId = randomUUID();
+    const secret = codes.newSessionSecret();
+    const result = await run(state.userId, {
+      type: 'StartSession',
+      data: { sessionId, secretHash: codes.hashSessionSecret(secret), rememberMe, now: now() },
+    });
+    res.cookie(SESSION_COOKIE, `${state.userId}.${sessionId}.${secret}`, {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: config.NODE_ENV === 'production',
+      path: '/api/auth',
+      // Without remember-me the cookie ends with the browser session.
+      ...(rememberMe ? { maxAge: config.REMEMBER_ME_DAYS * 24 * 3600 * 1000 } : {}),
+    });
+    const token = await tokens.sign({ userId: state.userId, sessionId, isAdmin: state.isAdmin });
+    res.json({ token, user: userDto(result.state), position: String(result.position), ...(message ? { message } : {}) });
+  };
+
+  const readSessionCookie = (req: Request) => {
+    const raw = (req.cookies as Record<string, string> | undefined)?.[SESSION_COOKIE];
+    const [userId, sessionId, secret] = raw?.split('.') ?? [];
+    return userId && sessionId && secret ? { userId, sessionId, secret } : null;
+  };
+
+  router.post('/register', limits.register, async (req, res) => {
+    const body = registerBody.parse(req.body);
+    const email = normalizeEmail(body.email);
+    requireAcceptedEmail(email);
+    requireStrongPassword(body.password);
+    const existing = await findByEmail(email);
+    if (existing?.status === 'active') throw conflict(ACCOUNT_MESSAGES.emailTaken);
+    const userId = existing?.userId ?? randomUUID();
+    if ((await claim(store, usernameClaimStream(body.username), 'UsernameClaimed', userId)) !== userId)
+      throw conflict(ACCOUNT_MESSAGES.usernameTaken);
+    if ((await claim(store, emailClaimStream(email), 'EmailClaimed', userId)) !== userId)
+      throw conflict(ACCOUNT_MESSAGES.emailTaken);
+    const code = codes.newCode();
+    const result = await run(userId, {
+      type: 'RegisterUser',
+      data: {
+        userId,
+        username: body.username,
+        email,
+        passwordHash: await hashPassword(body.password),
+        isVeterinarian: body.isVeterinarian,
+        codeHash: codes.hash('registration', userId, code),
+        now: now(),
+      },
+    });
+    await sendRegistrationCode(email, code);
+    res.status(201).json({ email, message: ACCOUNT_MESSAGES.registered, position: String(result.position) });
+  });
+
+  router.post('/verify-registration', limits.otp, async (req, res) => {
+    const body = verifyRegistrationBody.parse(req.body);
+    const user = await findByEmail(body.email);
+    if (!user) throw badRequest(ACCOUNT_MESSAGES.noPendingVerification);
+    const result = await run(user.userId, {
+      type: 'VerifyEmail',
+      data: { codeHash: codes.hash('registration', user.userId, body.otp), now: now() },
+    });
+    res.json({ message: ACCOUNT_MESSAGES.verified, user: userDto(result.state), position: String(result.position) });
+  });
+
+  router.post('/resend-otp', limits.otp, async (req, res) => {
+    const body = resendOtpBody.parse(req.body);
+    const user = await findByEmail(body.email);
+    if (!user) throw badRequest(ACCOUNT_MESSAGES.noPendingVerification);
+    const code = codes.newCode();
+    const result = await run(user.userId, {
+      type: 'IssueRegistrationCode',
+      data: { codeHash: codes.hash('registration', user.userId, code), now: now() },
+    });
+    await sendRegistrationCode(user.email, code);
+    res.json({ message: ACCOUNT_MESSAGES.otpResent, position: String(result.position) });
+  });
+
+  router.post('/signin', limits.signin, async (req, res) => {
+    const body = signinBody.parse(req.body);
+    const user = await findByEmail(body.email);
+    if (!user || !(await passwordMatches(user.passwordHash, body.password)))
+      throw unauthorized(ACCOUNT_MESSAGES.invalidCredentials);
+    if (user.status === 'pending_verification') {
+      const code = codes.newCode();
+      await run(user.userId, {
+        type: 'IssueRegistrationCode',
+        data: { codeHash: codes.hash('registration', user.userId, code), now: now() },
+      });
+      await sendRegistrationCode(user.email, code);
+      res.status(403).json({
+        message: ACCOUNT_MESSAGES.emailNotVerified,
+        error: ACCOUNT_MESSAGES.emailNotVerified,
+        needsVerification: true,
+        email: user.email,
+      });
+      return;
+    }
+    // Admins always stay signed in persistently (spec 000 §4).
+    await signIn(res, user, body.rememberMe || user.isAdmin);
+  });
+
+  router.post('/refresh', async (req, res) => {
+    const cookie = readSessionCookie(req);
+    if (!cookie) throw unauthorized('No session. Please sign in.');
+    const { state } = await loadState(store, userStream(cookie.userId), userDecider);
+    const session = state.sessions[cookie.sessionId];
+    if (
+      !session ||
+      session.revoked ||
+      new Date(session.expiresAt).getTime() <= now().getTime() ||
+      !codes.sameHash(session.secretHash, codes.hashSessionSecret(cookie.secret))
+    ) {
+      res.clearCookie(SESSION_COOKIE, { path: '/api/auth' });
+      throw unauthorized('Your session has ended. Please sign in again.');
+    }
+    const token = await tokens.sign({ userId: state.userId, sessionId: cookie.sessionId, isAdmin: state.isAdmin });
+    res.json({ token, user: userDto(state) });
+  });
+
+  router.post('/signout', async (req, res) => {
+    // Signing out works with the access token, the refresh cookie, or both; it always clears the cookie.
+    const cookie = readSessionCookie(req);
+    const target = req.auth ?? (cookie ? { userId: cookie.userId, sessionId: cookie.sessionId } : null);
+    res.clearCookie(SESSION_COOKIE, { path: '/api/auth' });
+    if (!target) throw unauthorized('No token provided');
+    const result = await run(target.userId, { type: 'RevokeSession', data: { sessionId: target.sessionId, now: now() } });
+    res.json({ message: ACCOUNT_MESSAGES.signedOut, position: result.position === null ? undefined : String(result.position) });
+  });
+
+  router.post('/login-google', limits.signin, async (req, res) => {
+    const { credential } = loginGoogleBody.parse(req.body);
+    const identity = await verifyGoogle(credential);
+    const user = await findByEmail(identity.email);
+    if (user) {
+      await run(user.userId, { type: 'LinkGoogleAccount', data: { googleSubject: identity.subject, now: now() } });
+      const { state } = await loadState(store, userStream(user.userId), userDecider);
+      await signIn(res, state, true, 'Login successful');
+      return;
+    }
+    requireAcceptedEmail(normalizeEmail(identity.email));
+    res.json({
+      needsUserType: true,
+      email: normalizeEmail(identity.email),
+      username: identity.name,
+      message: 'Please choose how you would like to register',
+    });
+  });
+
+  router.post('/complete-google-registration', limits.register, async (req, res) => {
+    const body = completeGoogleRegistrationBody.parse(req.body);
+    const identity = await verifyGoogle(body.credential);
+    const email = normalizeEmail(identity.email);
+    if (email !== normalizeEmail(body.email)) throw badRequest('The e-mail does not match your Google account');
+    requireAcceptedEmail(email);
+    const existing = await findByEmail(email);
+    if (existing) {
+      await signIn(res, existing, true, 'Login successful');
+      return;
+    }
+    const userId = randomUUID();
+    if ((await claim(store, emailClaimStream(email), 'EmailClaimed', userId)) !== userId)
+      throw conflict(ACCOUNT_MESSAGES.emailTaken);
+    // The name comes from Google and the user never typed it: when taken, add a short number rather than fail.
+    let username = body.username.slice(0, ACCOUNT_LIMITS.usernameMaxLength - 5);
+    for (let i = 0; (await claim(store, usernameClaimStream(username), 'UsernameClaimed', userId)) !== userId; i++) {
+      if (i > 8) throw conflict(ACCOUNT_MESSAGES.usernameTaken);
+      username = `${body.username.slice(0, ACCOUNT_LIMITS.usernameMaxLength - 5)}${Math.floor(1000 + Math.random() * 9000)}`;
+    }
+    const result = await run(userId, {
+      type: 'RegisterWithGoogle',
+      data: { userId, username, email, googleSubject: identity.subject, isVeterinarian: body.isVeterinarian, now: now() },
+    });
+    await signIn(res, result.state, true, 'Registration successful');
+  });
+
+  const verifyGoogle = async (credential: string) => {
+    if (!deps.google) throw new HttpError(503, ACCOUNT_MESSAGES.googleNotConfigured);
+    const identity = await deps.google(credential).catch(() => {
+      throw unauthorized(ACCOUNT_MESSAGES.googleFailed);
+    });
+    if (!identity.emailVerified) throw unauthorized('Your Google e-mail address is not verified');
+    return identity;
+  };
+
+  const issueResetCode = async (rawEmail: string, resend: boolean) => {
+    const email = normalizeEmail(rawEmail);
+    requireAcceptedEmail(email, invalidResetEmailMessage(config.ACCEPTED_EMAIL_DOMAIN));
+    const user = await findByEmail(email);
+    if (!user) throw new HttpError(404, 'No account found with this email');
+    const code = codes.newCode();
+    const result = await run(user.userId, {
+      type: 'RequestPasswordReset',
+      data: { codeHash: codes.hash('reset', user.userId, code), now: now() },
+    });
+    await sendResetCode(email, code);
+    return { message: resend ? ACCOUNT_MESSAGES.resetCodeResent : ACCOUNT_MESSAGES.resetCodeSent, position: String(result.position) };
+  };
+
+  router.post('/forgot-password', limits.reset, async (req, res) => {
+    res.json(await issueResetCode(forgotPasswordBody.parse(req.body).email, false));
+  });
+
+  router.post('/resend-reset-code', limits.reset, async (req, res) => {
+    res.json(await issueResetCode(forgotPasswordBody.parse(req.body).email, true));
+  });
+
+  router.post('/verify-reset-code', limits.reset, async (req, res) => {
+    const body = verifyResetCodeBody.parse(req.body);
+    const user = await findByEmail(body.email);
+    if (!user) throw new HttpError(404, 'No account found with this email');
+    const result = await run(user.userId, {
+      type: 'VerifyResetCode',
+      data: { codeHash: codes.hash('reset', user.userId, body.code), now: now() },
+    });
+    res.json({ message: ACCOUNT_MESSAGES.resetCodeVerified, position: String(result.position) });
+  });
+
+  router.post('/reset-password', limits.reset, async (req, res) => {
+    const body = resetPasswordBody.parse(req.body);
+    requireStrongPassword(body.newPassword);
+    const user = await findByEmail(body.email);
+    if (!user) throw new HttpError(404, 'No account found with this email');
+    const result = await run(user.userId, {
+      type: 'ResetPassword',
+      data: {
+        codeHash: codes.hash('reset', user.userId, body.code),
+        passwordHash: await hashPassword(body.newPassword),
+        now: now(),
+      },
+    });
+    res.clearCookie(SESSION_COOKIE, { path: '/api/auth' });
+    res.json({ message: ACCOUNT_MESSAGES.passwordReset, position: String(result.position) });
+  });
+
+  /** The body's `id` (the spec sends one) must be the signed-in user's own. */
+  const ownId = (req: Request, bodyId: string | undefined) => {
+    const userId = currentUserId(req);
+    if (bodyId && bodyId !== userId) throw forbidden('You can only change your own account');
+    return userId;
+  };
+
+  router.post('/change-password', requireUser, async (req, res) => {
+    const body = changePasswordBody.parse(req.body);
+    const userId = ownId(req, body.id);
+    requireStrongPassword(body.newPassword);
+    const { state } = await loadState(store, userStream(userId), userDecider);
+    const matches = await passwordMatches(state.passwordHash, body.currentPassword);
+    const result = await run(userId, {
+      type: 'ChangePassword',
+      data: { currentPasswordMatches: matches, passwordHash: await hashPassword(body.newPassword), now: now() },
+    });
+    res.json({ message: ACCOUNT_MESSAGES.passwordChanged, position: String(result.position) });
+  });
+
+  router.post('/update-profile', requireUser, async (req, res) => {
+    const body = updateProfileBody.parse(req.body);
+    const userId = ownId(req, body.id);
+    const result = await run(userId, { type: 'UpdateProfile', data: { phone: body.phone, city: body.city, about: body.about } });
+    res.json({ message: ACCOUNT_MESSAGES.profileUpdated, user: userDto(result.state), position: String(result.position) });
+  });
+
+  const profileImage = {
+    maxBytes: ACCOUNT_LIMITS.profileImageMaxBytes,
+    width: 400,
+    height: 400,
+    fit: 'cover' as const,
+    tooLarge: ACCOUNT_MESSAGES.imageTooLarge,
+    invalid: ACCOUNT_MESSAGES.imageInvalid,
+  };
+
+  router.post(
+    '/upload-profile-image',
+    requireUser,
+    singleUpload('image', ACCOUNT_LIMITS.profileImageMaxBytes, ACCOUNT_MESSAGES.imageTooLarge),
+    async (req, res) => {
+      const userId = currentUserId(req);
+      const file = uploadedFile(req);
+      if (!file) throw badRequest(ACCOUNT_MESSAGES.imageInvalid);
+      const path = await storeImage(deps.db.knex, file.buffer, profileImage);
+      const result = await run(userId, { type: 'ChangeProfileImage', data: { profileImage: path } });
+      res.json({
+        success: true,
+        message: ACCOUNT_MESSAGES.imageUploaded,
+        data: { profileImage: path },
+        user: userDto(result.state),
+        position: String(result.position),
+      });
+    },
+  );
+
+  router.delete('/remove-profile-image', requireUser, async (req, res) => {
+    const result = await run(currentUserId(req), { type: 'RemoveProfileImage', data: {} });
+    res.json({
+      success: true,
+      message: ACCOUNT_MESSAGES.imageRemoved,
+      user: userDto(result.state),
+      position: result.position === null ? undefined : String(result.position),
+    });
+  });
+
+  return router;
+}

@@ -1,0 +1,356 @@
+import { ACCOUNT_LIMITS, ACCOUNT_MESSAGES, type UserEvent } from '@pawhaven/contracts';
+import { badRequest, conflict, forbidden, notFound, RefusedWithEvents, unauthorized, type DomainError } from '@pawhaven/platform';
+
+/**
+ * The user aggregate, stream `user-{userId}`: registration, e-mail verification, sessions, password and profile.
+ * Hashing and token checks are async and happen in the routes; the decider gets their outcome and stays pure.
+ */
+
+export const userStream = (userId: string) => `user-${userId}`;
+
+export type { UserEvent, UserEventType } from '@pawhaven/contracts';
+
+
+export type UserCommand =
+  | {
+      type: 'RegisterUser';
+      data: {
+        userId: string;
+        username: string;
+        email: string;
+        passwordHash: string;
+        isVeterinarian: boolean;
+        codeHash: string;
+        now: Date;
+      };
+    }
+  | {
+      type: 'RegisterWithGoogle';
+      data: { userId: string; username: string; email: string; googleSubject: string; isVeterinarian: boolean; now: Date };
+    }
+  | { type: 'BootstrapAdmin'; data: { userId: string; username: string; email: string; passwordHash: string; now: Date } }
+  | { type: 'IssueRegistrationCode'; data: { codeHash: string; now: Date } }
+  | { type: 'VerifyEmail'; data: { codeHash: string; now: Date } }
+  | { type: 'LinkGoogleAccount'; data: { googleSubject: string; now: Date } }
+  | { type: 'StartSession'; data: { sessionId: string; secretHash: string; rememberMe: boolean; now: Date } }
+  | { type: 'RevokeSession'; data: { sessionId: string; now: Date } }
+  | { type: 'ChangePassword'; data: { currentPasswordMatches: boolean; passwordHash: string; now: Date } }
+  | { type: 'RequestPasswordReset'; data: { codeHash: string; now: Date } }
+  | { type: 'VerifyResetCode'; data: { codeHash: string; now: Date } }
+  | { type: 'ResetPassword'; data: { codeHash: string; passwordHash: string; now: Date } }
+  | { type: 'UpdateProfile'; data: { phone: string; city: string; about: string } }
+  | { type: 'ChangeProfileImage'; data: { profileImage: string } }
+  | { type: 'RemoveProfileImage'; data: Record<string, never> };
+
+type CodeState = { codeHash: string; expiresAt: string } & { attempts: number; verified: boolean };
+
+export type Session = { secretHash: string; expiresAt: string; rememberMe: boolean; revoked: boolean };
+
+export type UserState = {
+  status: 'unregistered' | 'pending_verification' | 'active';
+  userId: string;
+  username: string;
+  email: string;
+  passwordHash: string | null;
+  isVeterinarian: boolean;
+  isAdmin: boolean;
+  googleSubject: string | null;
+  phone: string;
+  city: string;
+  about: string;
+  profileImage: string | null;
+  registeredAt: string;
+  lastActive: string | null;
+  registrationCode: CodeState | null;
+  resetCode: CodeState | null;
+  sessions: Record<string, Session>;
+};
+
+export const initialUserState = (): UserState => ({
+  status: 'unregistered',
+  userId: '',
+  username: '',
+  email: '',
+  passwordHash: null,
+  isVeterinarian: false,
+  isAdmin: false,
+  googleSubject: null,
+  phone: '',
+  city: '',
+  about: '',
+  profileImage: null,
+  registeredAt: '',
+  lastActive: null,
+  registrationCode: null,
+  resetCode: null,
+  sessions: {},
+});
+
+export function evolveUser(state: UserState, event: UserEvent): UserState {
+  switch (event.type) {
+    case 'UserRegistered': {
+      const d = event.data;
+      return {
+        ...state,
+        status: d.via === 'password' ? 'pending_verification' : 'active',
+        userId: d.userId,
+        username: d.username,
+        email: d.email,
+        passwordHash: d.passwordHash,
+        isVeterinarian: d.isVeterinarian,
+        isAdmin: d.isAdmin,
+        googleSubject: d.googleSubject ?? null,
+        registeredAt: d.registeredAt,
+      };
+    }
+    case 'RegistrationRenewed':
+      return { ...state, ...event.data };
+    case 'RegistrationCodeIssued':
+      return { ...state, registrationCode: { ...event.data, attempts: 0, verified: false } };
+    case 'RegistrationCodeRejected':
+      return state.registrationCode
+        ? { ...state, registrationCode: { ...state.registrationCode, attempts: event.data.attempt } }
+        : state;
+    case 'EmailVerified':
+      return { ...state, status: 'active', registrationCode: null };
+    case 'GoogleAccountLinked':
+      return { ...state, googleSubject: event.data.googleSubject };
+    case 'SessionStarted': {
+      const { sessionId, secretHash, expiresAt, rememberMe, startedAt } = event.data;
+      return {
+        ...state,
+        lastActive: startedAt,
+        sessions: { ...state.sessions, [sessionId]: { secretHash, expiresAt, rememberMe, revoked: false } },
+      };
+    }
+    case 'SessionRevoked': {
+      const s = state.sessions[event.data.sessionId];
+      return s ? { ...state, sessions: { ...state.sessions, [event.data.sessionId]: { ...s, revoked: true } } } : state;
+    }
+    case 'PasswordChanged':
+      return { ...state, passwordHash: event.data.passwordHash };
+    case 'PasswordResetCodeIssued':
+      return { ...state, resetCode: { ...event.data, attempts: 0, verified: false } };
+    case 'PasswordResetCodeRejected':
+      return state.resetCode ? { ...state, resetCode: { ...state.resetCode, attempts: event.data.attempt } } : state;
+    case 'PasswordResetCodeVerified':
+      return state.resetCode ? { ...state, resetCode: { ...state.resetCode, verified: true } } : state;
+    case 'PasswordReset':
+      // A reset means the old password may be known to someone else: every session ends with it.
+      return {
+        ...state,
+        passwordHash: event.data.passwordHash,
+        resetCode: null,
+        sessions: Object.fromEntries(Object.entries(state.sessions).map(([id, s]) => [id, { ...s, revoked: true }])),
+      };
+    case 'ProfileUpdated':
+      return { ...state, ...event.data };
+    case 'ProfileImageChanged':
+      return { ...state, profileImage: event.data.profileImage };
+    case 'ProfileImageRemoved':
+      return { ...state, profileImage: null };
+    default: {
+      const _exhaustive: never = event;
+      return state;
+    }
+  }
+}
+
+const expiresAt = (now: Date, seconds: number) => new Date(now.getTime() + seconds * 1000).toISOString();
+
+/** Checks a submitted code; a wrong one is recorded as an event (attempts are limited) and answered 400. */
+function checkCode(
+  code: CodeState | null,
+  submittedHash: string,
+  now: Date,
+  missing: string,
+): { ok: true } | { ok: false; rejection?: number; error: DomainError } {
+  if (!code) return { ok: false, error: badRequest(missing) };
+  if (code.attempts >= ACCOUNT_LIMITS.codeMaxAttempts)
+    return { ok: false, error: badRequest(ACCOUNT_MESSAGES.codeAttemptsExceeded) };
+  if (new Date(code.expiresAt).getTime() <= now.getTime())
+    return { ok: false, error: badRequest(ACCOUNT_MESSAGES.codeExpired) };
+  if (code.codeHash !== submittedHash)
+    return { ok: false, rejection: code.attempts + 1, error: badRequest(ACCOUNT_MESSAGES.codeInvalid) };
+  return { ok: true };
+}
+
+export function decideUser(command: UserCommand, state: UserState): UserEvent[] {
+  const requireActive = () => {
+    if (state.status === 'unregistered') throw notFound('User not found');
+    if (state.status !== 'active') throw forbidden(ACCOUNT_MESSAGES.emailNotVerified);
+  };
+  switch (command.type) {
+    case 'RegisterUser': {
+      const d = command.data;
+      if (state.status === 'active') throw conflict(ACCOUNT_MESSAGES.emailTaken);
+      const code: UserEvent = {
+        type: 'RegistrationCodeIssued',
+        data: { codeHash: d.codeHash, expiresAt: expiresAt(d.now, ACCOUNT_LIMITS.otpSeconds) },
+      };
+      if (state.status === 'pending_verification') {
+        // Signing up again before verifying replaces the unverified details and sends a fresh code.
+        return [
+          { type: 'RegistrationRenewed', data: { username: d.username, passwordHash: d.passwordHash, isVeterinarian: d.isVeterinarian } },
+          code,
+        ];
+      }
+      return [
+        {
+          type: 'UserRegistered',
+          data: {
+            userId: d.userId,
+            username: d.username,
+            email: d.email,
+            passwordHash: d.passwordHash,
+            isVeterinarian: d.isVeterinarian,
+            isAdmin: false,
+            via: 'password',
+            registeredAt: d.now.toISOString(),
+          },
+        },
+        code,
+      ];
+    }
+    case 'RegisterWithGoogle': {
+      const d = command.data;
+      if (state.status !== 'unregistered') throw conflict(ACCOUNT_MESSAGES.emailTaken);
+      return [
+        {
+          type: 'UserRegistered',
+          data: {
+            userId: d.userId,
+            username: d.username,
+            email: d.email,
+            passwordHash: null,
+            isVeterinarian: d.isVeterinarian,
+            isAdmin: false,
+            via: 'google',
+            googleSubject: d.googleSubject,
+            registeredAt: d.now.toISOString(),
+          },
+        },
+      ];
+    }
+    case 'BootstrapAdmin': {
+      const d = command.data;
+      if (state.status !== 'unregistered') return [];
+      return [
+        {
+          type: 'UserRegistered',
+          data: {
+            userId: d.userId,
+            username: d.username,
+            email: d.email,
+            passwordHash: d.passwordHash,
+            isVeterinarian: false,
+            isAdmin: true,
+            via: 'bootstrap',
+            registeredAt: d.now.toISOString(),
+          },
+        },
+      ];
+    }
+    case 'IssueRegistrationCode': {
+      if (state.status === 'unregistered') throw notFound(ACCOUNT_MESSAGES.noPendingVerification);
+      if (state.status === 'active') throw conflict(ACCOUNT_MESSAGES.alreadyVerified);
+      return [
+        {
+          type: 'RegistrationCodeIssued',
+          data: { codeHash: command.data.codeHash, expiresAt: expiresAt(command.data.now, ACCOUNT_LIMITS.otpSeconds) },
+        },
+      ];
+    }
+    case 'VerifyEmail': {
+      if (state.status === 'unregistered') throw notFound(ACCOUNT_MESSAGES.noPendingVerification);
+      if (state.status === 'active') throw conflict(ACCOUNT_MESSAGES.alreadyVerified);
+      const check = checkCode(state.registrationCode, command.data.codeHash, command.data.now, ACCOUNT_MESSAGES.noPendingVerification);
+      if (!check.ok) {
+        if (check.rejection) throw new RefusedWithEvents([{ type: 'RegistrationCodeRejected', data: { attempt: check.rejection } }], check.error);
+        throw check.error;
+      }
+      return [{ type: 'EmailVerified', data: { verifiedAt: command.data.now.toISOString() } }];
+    }
+    case 'LinkGoogleAccount': {
+      if (state.status === 'unregistered') throw notFound('User not found');
+      const events: UserEvent[] = [];
+      if (state.googleSubject !== command.data.googleSubject)
+        events.push({ type: 'GoogleAccountLinked', data: { googleSubject: command.data.googleSubject } });
+      // Google has proven the address, which is all e-mail verification asks.
+      if (state.status === 'pending_verification')
+        events.push({ type: 'EmailVerified', data: { verifiedAt: command.data.now.toISOString() } });
+      return events;
+    }
+    case 'StartSession': {
+      requireActive();
+      const d = command.data;
+      const days = d.rememberMe ? 30 : 1;
+      return [
+        {
+          type: 'SessionStarted',
+          data: {
+            sessionId: d.sessionId,
+            secretHash: d.secretHash,
+            rememberMe: d.rememberMe,
+            expiresAt: expiresAt(d.now, days * 24 * 3600),
+            startedAt: d.now.toISOString(),
+          },
+        },
+      ];
+    }
+    case 'RevokeSession': {
+      const s = state.sessions[command.data.sessionId];
+      if (!s || s.revoked) return [];
+      return [{ type: 'SessionRevoked', data: { sessionId: command.data.sessionId, revokedAt: command.data.now.toISOString() } }];
+    }
+    case 'ChangePassword': {
+      requireActive();
+      if (!state.passwordHash) throw badRequest('This account signs in with Google and has no password to change');
+      if (!command.data.currentPasswordMatches) throw badRequest(ACCOUNT_MESSAGES.currentPasswordWrong);
+      return [{ type: 'PasswordChanged', data: { passwordHash: command.data.passwordHash, changedAt: command.data.now.toISOString() } }];
+    }
+    case 'RequestPasswordReset': {
+      if (state.status === 'unregistered') throw notFound('No account found with this email');
+      return [
+        {
+          type: 'PasswordResetCodeIssued',
+          data: { codeHash: command.data.codeHash, expiresAt: expiresAt(command.data.now, ACCOUNT_LIMITS.resetCodeSeconds) },
+        },
+      ];
+    }
+    case 'VerifyResetCode':
+    case 'ResetPassword': {
+      if (state.status === 'unregistered') throw notFound('No account found with this email');
+      const check = checkCode(state.resetCode, command.data.codeHash, command.data.now, 'No reset code was requested for this email');
+      if (!check.ok) {
+        if (check.rejection) throw new RefusedWithEvents([{ type: 'PasswordResetCodeRejected', data: { attempt: check.rejection } }], check.error);
+        throw check.error;
+      }
+      const now = command.data.now.toISOString();
+      if (command.type === 'VerifyResetCode') return [{ type: 'PasswordResetCodeVerified', data: { verifiedAt: now } }];
+      const events: UserEvent[] = [{ type: 'PasswordReset', data: { passwordHash: command.data.passwordHash, resetAt: now } }];
+      // The code reached the mailbox, which proves the address too.
+      if (state.status === 'pending_verification') events.unshift({ type: 'EmailVerified', data: { verifiedAt: now } });
+      return events;
+    }
+    case 'UpdateProfile': {
+      requireActive();
+      return [{ type: 'ProfileUpdated', data: command.data }];
+    }
+    case 'ChangeProfileImage': {
+      requireActive();
+      return [{ type: 'ProfileImageChanged', data: command.data }];
+    }
+    case 'RemoveProfileImage': {
+      requireActive();
+      if (!state.profileImage) return [];
+      return [{ type: 'ProfileImageRemoved', data: {} }];
+    }
+    default: {
+      const _exhaustive: never = command;
+      throw unauthorized();
+    }
+  }
+}
+
+export const userDecider = { initialState: initialUserState, evolve: evolveUser, decide: decideUser };

@@ -1,0 +1,17 @@
+import type { Config, Database, EventStore, TokenService } from '@pawhaven/platform';
+import type { GoogleVerifier } from './accounts/google';
+import type { CodeHasher } from './accounts/secrets';
+import type { Mailer } from './mail/mailer';
+
+/** Everything the command side needs, built once by the gateway (or a test). */
+export type CommandDeps = {
+  config: Config;
+  db: Database;
+  store: EventStore;
+  tokens: TokenService;
+  codes: CodeHasher;
+  mailer: Mailer;
+  /** Absent when GOOGLE_CLIENT_ID is not configured. */
+  google?: GoogleVerifier;
+  now?: () => Date;
+};

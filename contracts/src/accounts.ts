@@ -1,0 +1,170 @@
+import { z } from 'zod';
+
+/** Limits and timings of the accounts capability (spec 000 §9). */
+export const ACCOUNT_LIMITS = {
+  passwordMinLength: 8,
+  otpSeconds: 120,
+  resetCodeSeconds: 10 * 60,
+  codeMaxAttempts: 5,
+  profileImageMaxBytes: 5 * 1024 * 1024,
+  resendNoticeMs: 5000,
+  redirectAfterVerifyMs: 2000,
+  toastMs: 3500,
+  usernameMaxLength: 30,
+  aboutMaxLength: 1000,
+  cityMaxLength: 80,
+} as const;
+
+/** User-visible texts, exactly as the spec words them. */
+export const ACCOUNT_MESSAGES = {
+  emailRequired: 'Email is required',
+  passwordRequired: 'Password is required',
+  usernameRequired: 'Username is required',
+  passwordMeetsAll: 'Password meets all requirements',
+  codeRequired: 'Please enter the verification code.',
+  emailRequiredForResend: 'Email is required to resend OTP',
+  invalidCredentials: 'Invalid email or password',
+  imageInvalid: 'Please select a valid image file',
+  imageTooLarge: 'Image size should be less than 5MB',
+  passwordsDoNotMatch: 'New passwords do not match',
+  registered: 'Registration successful! Check your email for the verification code.',
+  verified: 'Email verified successfully! Redirecting to sign in...',
+  otpResent: 'New OTP sent successfully! Check your email.',
+  resetCodeSent: 'Verification code sent! Check your email.',
+  resetCodeResent: 'Verification code resent! Check your email.',
+  resetCodeVerified: 'Code verified. You can now choose a new password.',
+  passwordReset: 'Password reset successfully! You can now sign in.',
+  passwordChanged: 'Password changed successfully!',
+  profileUpdated: 'Profile updated successfully!',
+  imageUploaded: 'Profile image uploaded successfully!',
+  imageRemoved: 'Profile image removed successfully!',
+  signedOut: 'Signed out successfully!',
+  emailNotVerified: 'Please verify your email before signing in. A new code has been sent.',
+  emailTaken: 'An account with this email already exists',
+  usernameTaken: 'This username is already taken',
+  codeInvalid: 'Invalid verification code',
+  codeExpired: 'The verification code has expired. Please request a new one.',
+  codeAttemptsExceeded: 'Too many wrong attempts. Please request a new code.',
+  noPendingVerification: 'No pending verification for this email',
+  alreadyVerified: 'This email is already verified. Please sign in.',
+  currentPasswordWrong: 'Current password is incorrect',
+  googleNotConfigured: 'Google sign-in is not configured',
+  googleFailed: 'Google login failed',
+} as const;
+
+const PASSWORD_RULES = [
+  { label: 'At least 8 characters', test: (p: string) => p.length >= ACCOUNT_LIMITS.passwordMinLength },
+  { label: 'One uppercase letter', test: (p: string) => /[A-Z]/.test(p) },
+  { label: 'One lowercase letter', test: (p: string) => /[a-z]/.test(p) },
+  { label: 'One number', test: (p: string) => /[0-9]/.test(p) },
+  { label: 'One special character', test: (p: string) => /[^A-Za-z0-9]/.test(p) },
+] as const;
+
+/** The labels of the password requirements not yet met, in the spec's order. */
+export const missingPasswordRequirements = (password: string): string[] =>
+  PASSWORD_RULES.filter((r) => !r.test(password)).map((r) => r.label);
+
+/** null when the password is acceptable, otherwise the spec's 'Password must have: …' text. */
+export function passwordProblem(password: string): string | null {
+  if (!password) return ACCOUNT_MESSAGES.passwordRequired;
+  const missing = missingPasswordRequirements(password);
+  return missing.length === 0 ? null : `Password must have: ${missing.join(', ')}`;
+}
+
+/** The spec names the accepted domain by its provider ('Gmail'); other domains are named as they are. */
+export const domainLabel = (domain: string) => (domain.toLowerCase() === 'gmail.com' ? 'Gmail' : domain);
+export const invalidDomainEmailMessage = (domain: string) => `Please enter a valid ${domainLabel(domain)} address`;
+export const invalidResetEmailMessage = (domain: string) =>
+  `Please enter a valid ${domainLabel(domain)} address to reset password.`;
+
+/** A single address of the accepted domain: local part of letters, digits and . _ % + - */
+export function isAcceptedEmail(email: string, domain: string): boolean {
+  const escaped = domain.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^[a-z0-9._%+-]+@${escaped}$`).test(email.trim().toLowerCase());
+}
+
+export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+const trimmed = (required: string) => z.string({ error: required }).trim().min(1, required);
+
+/** Request bodies of the auth root; the server adds the domain rule (it is a setting). */
+export const registerBody = z.object({
+  username: trimmed(ACCOUNT_MESSAGES.usernameRequired)
+    .max(ACCOUNT_LIMITS.usernameMaxLength, `Username must be at most ${ACCOUNT_LIMITS.usernameMaxLength} characters`)
+    .regex(/^[\p{L}\p{N} ._-]+$/u, 'Username may contain letters, numbers, spaces, dots, dashes and underscores'),
+  email: trimmed(ACCOUNT_MESSAGES.emailRequired),
+  password: z.string({ error: ACCOUNT_MESSAGES.passwordRequired }).min(1, ACCOUNT_MESSAGES.passwordRequired),
+  isVeterinarian: z.boolean().default(false),
+});
+export const signinBody = z.object({
+  email: trimmed('Email and password are required'),
+  password: z.string({ error: 'Email and password are required' }).min(1, 'Email and password are required'),
+  rememberMe: z.boolean().default(false),
+});
+export const verifyRegistrationBody = z.object({
+  email: trimmed(ACCOUNT_MESSAGES.emailRequired),
+  otp: trimmed(ACCOUNT_MESSAGES.codeRequired),
+});
+export const resendOtpBody = z.object({ email: trimmed(ACCOUNT_MESSAGES.emailRequiredForResend) });
+export const forgotPasswordBody = z.object({ email: trimmed(ACCOUNT_MESSAGES.emailRequired) });
+export const verifyResetCodeBody = z.object({
+  email: trimmed(ACCOUNT_MESSAGES.emailRequired),
+  code: trimmed(ACCOUNT_MESSAGES.codeRequired),
+});
+export const resetPasswordBody = verifyResetCodeBody.extend({
+  newPassword: z.string({ error: ACCOUNT_MESSAGES.passwordRequired }).min(1, ACCOUNT_MESSAGES.passwordRequired),
+});
+export const changePasswordBody = z.object({
+  id: z.string().optional(),
+  currentPassword: trimmed('All password fields are required'),
+  newPassword: z.string({ error: 'All password fields are required' }).min(1, 'All password fields are required'),
+});
+export const updateProfileBody = z.object({
+  id: z.string().optional(),
+  phone: z
+    .string()
+    .trim()
+    .max(20)
+    .refine((v) => v === '' || /^\+?[0-9\s-]{10,}$/.test(v), 'Please enter a valid phone number')
+    .default(''),
+  city: z.string().trim().max(ACCOUNT_LIMITS.cityMaxLength).default(''),
+  about: z.string().trim().max(ACCOUNT_LIMITS.aboutMaxLength, `About must be at most ${ACCOUNT_LIMITS.aboutMaxLength} characters`).default(''),
+});
+export const loginGoogleBody = z.object({ credential: trimmed('Google credential is required') });
+export const completeGoogleRegistrationBody = z.object({
+  email: trimmed(ACCOUNT_MESSAGES.emailRequired),
+  username: trimmed(ACCOUNT_MESSAGES.usernameRequired).max(ACCOUNT_LIMITS.usernameMaxLength),
+  isVeterinarian: z.boolean().default(false),
+  /** The Google ID token again: proof that the caller owns the email. */
+  credential: trimmed('Google credential is required'),
+});
+export const userIdBody = z.object({ id: trimmed('User ID is required') });
+
+export type UserType = 'Veterinarian' | 'Regular User' | 'Admin';
+
+/** The user as every API returns it (spec 000 §3, 001 §3); `_id` and `id` both carry the id. */
+export type UserDto = {
+  _id: string;
+  id: string;
+  username: string;
+  email: string;
+  phone: string;
+  city: string;
+  about: string;
+  profileImage: string | null;
+  isVeterinarian: boolean;
+  isAdmin: boolean;
+  userType: UserType;
+  joinedDate: string;
+  lastActive: string | null;
+  status: 'online' | 'offline';
+};
+
+/** Public profile data: no email or phone for strangers. */
+export type PublicUserDto = Omit<UserDto, 'email' | 'phone'>;
+
+export const deriveUserType = (u: { isVeterinarian: boolean; isAdmin: boolean }): UserType =>
+  u.isAdmin ? 'Admin' : u.isVeterinarian ? 'Veterinarian' : 'Regular User';
+
+export type AuthResponse = { token: string; user: UserDto; message?: string; position?: string };
+export type PublicConfig = { acceptedEmailDomain: string; googleClientId: string | null; otpSeconds: number };

@@ -1,0 +1,3 @@
+export * from './accounts';
+export * from './http';
+export * from './events/user-events';

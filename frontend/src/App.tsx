@@ -1,0 +1,72 @@
+import { lazy } from 'react';
+import { Navigate, Route, Routes } from 'react-router-dom';
+import { RootLayout } from './layout/RootLayout';
+import { AdminConfinement } from './layout/RouteGuards';
+
+// Every page is its own chunk: the initial bundle holds only the shell (layout, session, API client).
+const HomePage = lazy(() => import('./pages/HomePage'));
+const ComingSoonPage = lazy(() => import('./pages/ComingSoonPage'));
+const NotFoundPage = lazy(() => import('./pages/NotFoundPage'));
+const SignInPage = lazy(() => import('./accounts/SignInPage'));
+const SignUpPage = lazy(() => import('./accounts/SignUpPage'));
+const VerifyRegistrationPage = lazy(() => import('./accounts/VerifyRegistrationPage'));
+const VerifyCodePage = lazy(() => import('./accounts/VerifyCodePage'));
+const ResetPasswordPage = lazy(() => import('./accounts/ResetPasswordPage'));
+const ProfilePage = lazy(() => import('./accounts/profile/ProfilePage'));
+const PublicProfilePage = lazy(() => import('./accounts/PublicProfilePage'));
+const AdminDashboardPage = lazy(() => import('./admin/AdminDashboardPage'));
+
+const soon = (section: string) => <ComingSoonPage section={section} />;
+
+/** The route table of both spec documents (000 §2, 001 §2). */
+export function App() {
+  return (
+    <Routes>
+      <Route element={<AdminConfinement />}>
+        {/* Administrators only, without the community header and footer. */}
+        <Route path="/admin-dashboard/*" element={<AdminDashboardPage />} />
+
+        <Route element={<RootLayout />}>
+          <Route index element={<HomePage />} />
+
+          {/* Landing, directories and help */}
+          <Route path="contactus" element={soon('Contact Us')} />
+          <Route path="clinics" element={soon('Clinics & Vets')} />
+          <Route path="ngo" element={soon("NGO's")} />
+          <Route path="faq" element={soon("FAQ's")} />
+          <Route path="team" element={soon('Our Team')} />
+
+          {/* Community posts */}
+          <Route path="posts" element={soon('Posts')} />
+          <Route path="posts/:id" element={soon('Post')} />
+          <Route path="createpost" element={soon('Create Post')} />
+          <Route path="my-posts" element={soon('My Posts')} />
+
+          {/* Adoption */}
+          <Route path="adoption" element={soon('Adoption')} />
+          <Route path="create-adoption" element={soon('Create Adoption Ad')} />
+          <Route path="my-adoptions" element={soon('My Adoptions')} />
+          <Route path="adoptionhistory" element={soon('Adoption History')} />
+
+          {/* Accounts */}
+          <Route path="signin" element={<SignInPage />} />
+          <Route path="login" element={<Navigate to="/signin" replace />} />
+          <Route path="signup" element={<SignUpPage />} />
+          <Route path="verify-registration" element={<VerifyRegistrationPage />} />
+          <Route path="verify-code" element={<VerifyCodePage />} />
+          <Route path="reset-password" element={<ResetPasswordPage />} />
+          <Route path="profile" element={<ProfilePage />} />
+          <Route path="profile/public/:userId" element={<PublicProfilePage />} />
+
+          {/* Chat and notifications */}
+          <Route path="notifications" element={soon('Notifications')} />
+          <Route path="chat" element={soon('Inbox')} />
+          <Route path="chat/:recipientId" element={soon('Inbox')} />
+          <Route path="messages" element={soon('Messages')} />
+
+          <Route path="*" element={<NotFoundPage />} />
+        </Route>
+      </Route>
+    </Routes>
+  );
+}

@@ -1,0 +1,22 @@
+import { Suspense } from 'react';
+import { Navigate, Outlet, useLocation } from 'react-router-dom';
+import { useCurrentUser } from '../shared/session';
+import { PageLoader } from '../shared/ui/PageLoader';
+import { isAdminPath } from './navigation';
+
+/**
+ * Admin confinement (spec 001 §2): an administrator is sent to /admin-dashboard from any other path, and a
+ * non-admin or visitor entering the dashboard is sent to /.
+ */
+export function AdminConfinement() {
+  const user = useCurrentUser();
+  const { pathname } = useLocation();
+  const admin = Boolean(user?.isAdmin);
+  if (admin && !isAdminPath(pathname)) return <Navigate to="/admin-dashboard" replace />;
+  if (!admin && isAdminPath(pathname)) return <Navigate to="/" replace />;
+  return (
+    <Suspense fallback={<PageLoader />}>
+      <Outlet />
+    </Suspense>
+  );
+}

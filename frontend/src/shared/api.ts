@@ -1,0 +1,176 @@
+import { CONSISTENT_AFTER_HEADER, type AuthResponse } from '@pawhaven/contracts';
+import { sessionStore } from './session-store';
+
+/**
+ * The one HTTP client of the app. Same-origin relative `/api/...` paths, JSON in and out, 5 s time-out,
+ * bearer token from the session, cookies included (the refresh session is an httpOnly cookie).
+ *
+ * Read-your-writes: command responses carry `position`; the highest one seen is sent back as
+ * `X-Consistent-After` on the following GET requests so the query side answers with our own writes in it.
+ *
+ * Short-lived access tokens: a 401 on a call that carried a token renews the session once through
+ * POST /api/auth/refresh and retries; when renewal fails the session is cleared.
+ */
+
+export const DEFAULT_TIMEOUT_MS = 5000;
+
+export class ApiError extends Error {
+  /** 'http': the server answered with an error status; 'network': no usable answer (offline, time-out). */
+  readonly kind: 'http' | 'network';
+  readonly status: number;
+  /** The server's own text (`message`, else `error`), when it sent one. */
+  readonly serverMessage: string | null;
+  readonly body: unknown;
+
+  constructor(kind: 'http' | 'network', status: number, serverMessage: string | null, body: unknown, fallback: string) {
+    super(serverMessage ?? fallback);
+    this.name = 'ApiError';
+    this.kind = kind;
+    this.status = status;
+    this.serverMessage = serverMessage;
+    this.body = body;
+  }
+}
+
+/**
+ * The text to show for a failed call: the server's message (or the given fallback) when the server answered,
+ * the "an error occurred" text when it did not.
+ */
+export function errorText(err: unknown, httpFallback: string, networkFallback: string): string {
+  if (err instanceof ApiError) return err.kind === 'http' ? (err.serverMessage ?? httpFallback) : networkFallback;
+  return networkFallback;
+}
+
+// ---------- read-your-writes ----------
+
+let highestPosition: bigint | null = null;
+
+export function rememberPosition(position: unknown) {
+  if (typeof position !== 'string' && typeof position !== 'number') return;
+  let value: bigint;
+  try {
+    value = BigInt(position);
+  } catch {
+    return;
+  }
+  if (highestPosition === null || value > highestPosition) highestPosition = value;
+}
+
+export const consistentAfter = () => (highestPosition === null ? null : highestPosition.toString());
+
+// ---------- session renewal ----------
+
+let refreshing: Promise<boolean> | null = null;
+
+/** Renews the access token with the refresh cookie. Concurrent callers share one request. */
+export function refreshSession(): Promise<boolean> {
+  refreshing ??= (async () => {
+    try {
+      const res = await send('/api/auth/refresh', { method: 'POST', auth: false, retry: false });
+      const body = res as Partial<AuthResponse>;
+      if (!body.token) {
+        sessionStore.clear();
+        return false;
+      }
+      sessionStore.renew(body.token, body.user ?? null);
+      return true;
+    } catch (err) {
+      // The server refused the refresh session: it is gone. A network failure keeps the stored session.
+      if (err instanceof ApiError && err.kind === 'http') sessionStore.clear();
+      return false;
+    }
+  })().finally(() => {
+    refreshing = null;
+  });
+  return refreshing;
+}
+
+// ---------- requests ----------
+
+export type RequestOptions = {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** A plain object is sent as JSON; FormData is sent as multipart. */
+  body?: unknown;
+  /** Send the bearer token when there is one (default true). */
+  auth?: boolean;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+  /** Renew the session and retry once on 401 (default true). */
+  retry?: boolean;
+};
+
+async function send(path: string, opts: RequestOptions): Promise<unknown> {
+  const method = opts.method ?? 'GET';
+  const headers: Record<string, string> = { Accept: 'application/json', ...opts.headers };
+  let body: BodyInit | undefined;
+  if (opts.body instanceof FormData) body = opts.body;
+  else if (opts.body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(opts.body);
+  }
+  const token = opts.auth === false ? null : sessionStore.get().token;
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const after = consistentAfter();
+  if (method === 'GET' && after) headers[CONSISTENT_AFTER_HEADER] = after;
+
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const onAbort = () => controller.abort();
+  opts.signal?.addEventListener('abort', onAbort);
+
+  let res: Response;
+  try {
+    res = await fetch(path, { method, headers, body, credentials: 'include', signal: controller.signal });
+  } catch (err) {
+    if (opts.signal?.aborted) throw err;
+    const timedOut = controller.signal.aborted;
+    throw new ApiError('network', 0, null, null, timedOut ? 'The request timed out' : 'Network error');
+  } finally {
+    clearTimeout(timer);
+    opts.signal?.removeEventListener('abort', onAbort);
+  }
+
+  const data = await readBody(res);
+  if (data && typeof data === 'object' && 'position' in data) rememberPosition((data as { position: unknown }).position);
+
+  if (res.status === 401 && token && opts.retry !== false) {
+    if (await refreshSession()) return send(path, { ...opts, retry: false });
+    throw httpError(res, data);
+  }
+  if (!res.ok) throw httpError(res, data);
+  return data;
+}
+
+async function readBody(res: Response): Promise<unknown> {
+  if (res.status === 204) return null;
+  const text = await res.text().catch(() => '');
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+function httpError(res: Response, data: unknown): ApiError {
+  let message: string | null = null;
+  if (data && typeof data === 'object') {
+    const { message: m, error: e } = data as { message?: unknown; error?: unknown };
+    if (typeof m === 'string' && m) message = m;
+    else if (typeof e === 'string' && e) message = e;
+  }
+  return new ApiError('http', res.status, message, data, `Request failed with status ${res.status}`);
+}
+
+export const api = {
+  request: <T>(path: string, opts: RequestOptions = {}) => send(path, opts) as Promise<T>,
+  get: <T>(path: string, opts: Omit<RequestOptions, 'method' | 'body'> = {}) =>
+    send(path, { ...opts, method: 'GET' }) as Promise<T>,
+  post: <T>(path: string, body?: unknown, opts: Omit<RequestOptions, 'method' | 'body'> = {}) =>
+    send(path, { ...opts, method: 'POST', body }) as Promise<T>,
+  put: <T>(path: string, body?: unknown, opts: Omit<RequestOptions, 'method' | 'body'> = {}) =>
+    send(path, { ...opts, method: 'PUT', body }) as Promise<T>,
+  delete: <T>(path: string, opts: Omit<RequestOptions, 'method' | 'body'> = {}) =>
+    send(path, { ...opts, method: 'DELETE' }) as Promise<T>,
+};

@@ -1,0 +1,147 @@
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import express from 'express';
+import helmet from 'helmet';
+import type { JWTVerifyGetKey } from 'jose';
+import { CodeHasher, createCommandApp, createMailer, ensureAdmin, googleVerifier } from '@pawhaven/command-api';
+import {
+  ConsistencyWaiter,
+  connectDatabase,
+  loadConfig,
+  logger,
+  migrate,
+  PostgresEventStore,
+  resolveJwtSecret,
+  runProjector,
+  TokenService,
+  type Config,
+} from '@pawhaven/platform';
+import { allMigrations, allProjections } from '@pawhaven/projections';
+import { attachRealtime, createQueryApp, POST_QUERIES, Presence } from '@pawhaven/query-api';
+
+export type StartOptions = {
+  databaseUrl: string;
+  port: number;
+  /** Settings that win over the environment (tests use them). */
+  config?: Partial<Config>;
+  /** Google's key set; tests pass a local one so no network is needed. */
+  googleKeys?: JWTVerifyGetKey;
+  frontendDir?: string;
+};
+
+export type RunningApp = {
+  url: string;
+  port: number;
+  config: Config;
+  /** Set only when this start created the admin account. */
+  adminCredentials: { email: string; password: string } | null;
+  stop(): Promise<void>;
+};
+
+const defaultFrontendDir = path.resolve(import.meta.dirname, '../../frontend/dist');
+
+/**
+ * The embedded runtime: command-api, projections, query-api, socket.io and the built frontend behind one gateway
+ * that routes by method (ARCHITECTURE §1). The distributed deployment runs the same apps as separate services.
+ */
+export async function startApp(opts: StartOptions): Promise<RunningApp> {
+  const config = loadConfig(process.env, opts.config ?? {});
+  const db = connectDatabase(opts.databaseUrl, { max: 20 });
+  await migrate(db.knex, allMigrations);
+  const store = new PostgresEventStore(db.pool);
+  const secret = await resolveJwtSecret(db.knex, config.JWT_SECRET);
+  const tokens = new TokenService(secret, config.ACCESS_TOKEN_TTL_SECONDS);
+  const codes = new CodeHasher(`${secret}:codes`);
+  const adminCredentials = await ensureAdmin(store, config);
+
+  const abort = new AbortController();
+  const projector = runProjector(db.knex, store, allProjections, abort.signal);
+  const consistency = new ConsistencyWaiter(db.knex, opts.databaseUrl, allProjections.map((p) => p.name));
+  await consistency.start();
+
+  const isRevoked = async (sessionId: string) =>
+    !!(await db.knex('sessions').where({ id: sessionId }).whereNotNull('revoked_at').first('id'));
+  const presence = new Presence();
+  const commandApp = createCommandApp(
+    {
+      config,
+      db,
+      store,
+      tokens,
+      codes,
+      mailer: createMailer(config, db.knex),
+      google: config.GOOGLE_CLIENT_ID ? googleVerifier(config.GOOGLE_CLIENT_ID, opts.googleKeys) : undefined,
+    },
+    isRevoked,
+  );
+  const queryApp = createQueryApp({ config, db, store, tokens, consistency, projections: allProjections, presence }, isRevoked);
+
+  const gateway = express();
+  gateway.disable('x-powered-by');
+  gateway.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          'script-src': ["'self'", 'https://accounts.google.com/gsi/client'],
+          'frame-src': ["'self'", 'https://accounts.google.com/gsi/'],
+          'connect-src': ["'self'", 'https://accounts.google.com/gsi/'],
+          'style-src': ["'self'", "'unsafe-inline'", 'https://accounts.google.com/gsi/style'],
+          'img-src': ["'self'", 'data:', 'blob:', 'https:'],
+          'upgrade-insecure-requests': config.NODE_ENV === 'production' ? [] : null,
+        },
+      },
+      crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+      hsts: config.NODE_ENV === 'production',
+    }),
+  );
+  gateway.use(['/api', '/dev'], (req, res, next) => {
+    const isRead = req.method === 'GET' || req.method === 'HEAD' || (req.method === 'POST' && POST_QUERIES.includes(req.originalUrl.split('?')[0]!));
+    const target = isRead ? queryApp : commandApp;
+    req.url = req.originalUrl;
+    target(req, res, next);
+  });
+  const frontendDir = opts.frontendDir ?? defaultFrontendDir;
+  if (existsSync(path.join(frontendDir, 'index.html'))) {
+    gateway.use('/assets', express.static(path.join(frontendDir, 'assets'), { immutable: true, maxAge: '1y' }));
+    gateway.use(express.static(frontendDir, { index: false, maxAge: '1h' }));
+    // Every other path is a route of the single-page app.
+    gateway.get('/{*path}', (_req, res) => {
+      res.setHeader('Cache-Control', 'no-cache');
+      res.sendFile(path.join(frontendDir, 'index.html'));
+    });
+  } else {
+    gateway.get('/', (_req, res) => {
+      res.type('text').send('The frontend is not built yet: run `npm run build`.');
+    });
+  }
+
+  const server = createServer(gateway);
+  const io = attachRealtime(server, tokens, presence);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, resolve);
+  });
+  const port = (server.address() as AddressInfo).port;
+  logger.debug({ port }, 'gateway listening');
+
+  return {
+    url: `http://localhost:${port}`,
+    port,
+    config,
+    adminCredentials,
+    async stop() {
+      abort.abort();
+      await new Promise<void>((resolve) => {
+        void io.close();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await projector.catch(() => {});
+      await consistency.stop();
+      await store.close();
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,1 @@
+export { startApp, type RunningApp, type StartOptions } from './app';

@@ -1,0 +1,42 @@
+import type { Request, RequestHandler } from 'express';
+import type { AccessClaims, TokenService } from '../auth/tokens';
+import { forbidden, unauthorized } from '../errors';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    auth?: AccessClaims;
+  }
+}
+
+/** Is this session signed out (or ended by a password reset)? Answered from the sessions read model. */
+export type SessionRevocationCheck = (sessionId: string) => Promise<boolean>;
+
+const bearer = (req: Request) => {
+  const h = req.headers.authorization;
+  return h?.startsWith('Bearer ') ? h.slice(7).trim() : undefined;
+};
+
+/** Reads the bearer token when present; `requireUser` / `requireAdmin` refuse without one. */
+export function authenticate(tokens: TokenService, isRevoked: SessionRevocationCheck): RequestHandler {
+  return async (req, _res, next) => {
+    const token = bearer(req);
+    if (!token) return next();
+    const claims = await tokens.verify(token);
+    if (!claims) return next(unauthorized('Invalid or expired token'));
+    if (await isRevoked(claims.sessionId)) return next(unauthorized('Your session has ended. Please sign in again.'));
+    req.auth = { userId: claims.userId, sessionId: claims.sessionId, isAdmin: claims.isAdmin };
+    next();
+  };
+}
+
+export const requireUser: RequestHandler = (req, _res, next) =>
+  req.auth ? next() : next(unauthorized(req.headers.authorization ? 'Authentication required' : 'No token provided'));
+
+export const requireAdmin: RequestHandler = (req, _res, next) =>
+  !req.auth ? next(unauthorized('No token provided')) : req.auth.isAdmin ? next() : next(forbidden('Admins only'));
+
+/** The signed-in user's id; only call behind requireUser. */
+export const currentUserId = (req: Request): string => {
+  if (!req.auth) throw unauthorized();
+  return req.auth.userId;
+};

@@ -1,0 +1,69 @@
+import { SingleBar, Presets } from 'cli-progress';
+import {
+  connectDatabase,
+  databaseFromConfig,
+  loadConfig,
+  migrate,
+  PostgresEventStore,
+  projectionStatus,
+  rebuildProjection,
+} from '@pawhaven/platform';
+import { allMigrations } from './migrations';
+import { allProjections } from './index';
+
+const usage = `Usage:
+  npm run projections -- rebuild <name|all>   empty a read model and replay every event into it
+  npm run projections -- status               checkpoint and lag of each projection
+Projections: ${allProjections.map((p) => p.name).join(', ')}`;
+
+async function main() {
+  const [command, target] = process.argv.slice(2);
+  if (command !== 'rebuild' && command !== 'status') {
+    console.log(usage);
+    process.exit(command ? 1 : 0);
+  }
+  const chosen =
+    command === 'status' || target === 'all' ? allProjections : allProjections.filter((p) => p.name === target || p.name.startsWith(`${target}`));
+  if (chosen.length === 0) {
+    console.error(`Unknown projection '${target ?? ''}'.\n${usage}`);
+    process.exit(1);
+  }
+  const config = loadConfig();
+  const handle = await databaseFromConfig(config, { reuseRunning: true });
+  const db = connectDatabase(handle.connectionString);
+  const store = new PostgresEventStore(db.pool);
+  try {
+    await migrate(db.knex, allMigrations);
+    if (command === 'status') {
+      console.table(await projectionStatus(db.knex, chosen));
+      return;
+    }
+    for (const projection of chosen) {
+      const bar = new SingleBar(
+        { format: `${projection.name.padEnd(12)} [{bar}] {percentage}% | {value}/{total} events | {eta_formatted} left`, hideCursor: true },
+        Presets.shades_classic,
+      );
+      let startedBar = false;
+      const result = await rebuildProjection(db.knex, store, projection, ({ processed, total }) => {
+        if (!startedBar) {
+          bar.start(Math.max(total, 1), 0);
+          startedBar = true;
+        }
+        bar.update(Math.min(processed, Math.max(total, 1)));
+      });
+      bar.stop();
+      console.log(
+        `${projection.name}: ${result.processed} events processed in ${result.seconds.toFixed(2)} s (${Math.round(result.eventsPerSecond)} events/s)`,
+      );
+    }
+  } finally {
+    await store.close();
+    await db.close();
+    await handle.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,25 @@
+import cookieParser from 'cookie-parser';
+import express from 'express';
+import { authenticate, errorHandler, notFoundHandler, type SessionRevocationCheck } from '@pawhaven/platform';
+import { accountQueries } from './accounts/routes';
+import type { QueryDeps } from './deps';
+import { consistentReads } from './http/consistency';
+import { systemQueries } from './system/routes';
+
+/** The read side: every GET of the product, served from read models. */
+export function createQueryApp(deps: QueryDeps, isRevoked: SessionRevocationCheck): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(express.json({ limit: '20kb' }));
+  app.use(cookieParser());
+  app.use(authenticate(deps.tokens, isRevoked));
+  app.use(consistentReads(deps.consistency, deps.config.CONSISTENCY_WAIT_MS));
+  app.use(systemQueries(deps));
+  app.use('/api/auth', accountQueries(deps));
+  app.use(notFoundHandler);
+  app.use(errorHandler);
+  return app;
+}
+
+/** Reads that the spec sends as POST; the gateway routes these to the query side. */
+export const POST_QUERIES = ['/api/auth/getUserById', '/api/auth/getAllUsers'];

@@ -1,0 +1,4 @@
+export { createQueryApp, POST_QUERIES } from './app';
+export type { QueryDeps } from './deps';
+export { attachRealtime } from './realtime/socket';
+export { Presence } from './realtime/presence';

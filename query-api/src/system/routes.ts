@@ -1,0 +1,67 @@
+import { Router } from 'express';
+import { ACCOUNT_LIMITS, type PublicConfig } from '@pawhaven/contracts';
+import { notFound, projectionStatus } from '@pawhaven/platform';
+import type { QueryDeps } from '../deps';
+import { mailboxPage } from './mailbox-page';
+
+export function systemQueries({ config, db, store, projections, presence }: QueryDeps): Router {
+  const router = Router();
+
+  router.get('/api/health', async (_req, res) => {
+    const started = performance.now();
+    try {
+      await db.knex.raw('SELECT 1');
+      const head = await store.headPosition();
+      const status = await projectionStatus(db.knex, projections);
+      res.json({
+        status: 'ok',
+        parts: {
+          database: { status: 'ok', latencyMs: Math.round((performance.now() - started) * 10) / 10 },
+          eventStore: { status: 'ok', adapter: 'postgres', headPosition: head.position.toString() },
+          projections: status.map((p) => ({ ...p, status: p.lag < 1000 ? 'ok' : 'lagging' })),
+          commandApi: { status: 'ok' },
+          queryApi: { status: 'ok' },
+          realtime: { status: 'ok', onlineUsers: presence.count },
+          mail: { status: 'ok', transport: config.SMTP_URL ? 'smtp' : config.devMailbox ? 'dev-mailbox' : 'none' },
+        },
+      });
+    } catch (error) {
+      res.status(503).json({ status: 'error', message: 'Backend service not available', error: String(error) });
+    }
+  });
+
+  router.get('/api/config', (_req, res) => {
+    const body: PublicConfig = {
+      acceptedEmailDomain: config.ACCEPTED_EMAIL_DOMAIN,
+      googleClientId: config.GOOGLE_CLIENT_ID ?? null,
+      otpSeconds: ACCOUNT_LIMITS.otpSeconds,
+    };
+    res.json(body);
+  });
+
+  router.get('/api/images/:id', async (req, res) => {
+    if (!/^[a-f0-9]{24}$/.test(req.params.id)) throw notFound('Image not found');
+    const row = await db.knex('images').where({ id: req.params.id }).first<{ content_type: string; bytes: Buffer } | undefined>();
+    if (!row) throw notFound('Image not found');
+    // Images never change under an id: a new upload gets a new id.
+    res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+    res.type(row.content_type).send(row.bytes);
+  });
+
+  if (config.devMailbox) {
+    router.get('/dev/mailbox', async (req, res) => {
+      const to = typeof req.query.to === 'string' ? req.query.to.trim().toLowerCase() : undefined;
+      const q = db.knex('dev_mailbox').select('to', 'subject', 'text', 'sent_at').orderBy('id', 'desc').limit(100);
+      if (to) q.whereRaw('lower("to") = ?', [to]);
+      const rows = (await q) as { to: string; subject: string; text: string; sent_at: Date }[];
+      const mails = rows.map((r) => ({ to: r.to, subject: r.subject, text: r.text, sentAt: r.sent_at.toISOString() }));
+      if (to !== undefined || req.accepts(['html', 'json']) === 'json') {
+        res.json(mails);
+        return;
+      }
+      res.type('html').send(mailboxPage(mails));
+    });
+  }
+
+  return router;
+}
