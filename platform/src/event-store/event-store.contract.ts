@@ -52,9 +52,9 @@ const ev = (type: string, data: Record<string, unknown> = {}, eventId?: string):
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Test-side waiting: checks a condition until it holds or the time is up. */
-async function eventually(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+async function eventually(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await sleep(5);
   }
@@ -125,6 +125,26 @@ function follow(store: EventStore, from: LogPosition, prefix: string, opts: { ba
   };
 }
 
+/**
+ * Delegates to the adapter and remembers the highest position it appended. A committed append need not be
+ * visible to readAll at once (PostgreSQL holds it back while an older transaction, in any database of the
+ * server, still runs), so reads that expect every append wait until the head has passed that position.
+ */
+function tracking(inner: EventStore, onAppended: (at: LogPosition) => void): EventStore {
+  return {
+    append: async (streamId, events, expected) => {
+      const result = await inner.append(streamId, events, expected);
+      onAppended(result);
+      return result;
+    },
+    readStream: (streamId, opts) => inner.readStream(streamId, opts),
+    readAll: (from, opts) => inner.readAll(from, opts),
+    subscribeAll: (from, handler, signal, opts) => inner.subscribeAll(from, handler, signal, opts),
+    headPosition: () => inner.headPosition(),
+    close: () => inner.close(),
+  };
+}
+
 export function describeEventStoreContract(adapterName: string, fixture: EventStoreContractFixture): void {
   describe(`EventStore contract: ${adapterName}`, () => {
     let store: EventStore;
@@ -134,8 +154,38 @@ export function describeEventStoreContract(adapterName: string, fixture: EventSt
     let start: LogPosition;
     const stops: (() => Promise<void>)[] = [];
 
-    const mineFrom = async (from: LogPosition = start, opts?: { batchSize?: number }) =>
+    /** The highest position this test appended (or committed through a slow append). */
+    let lastAppended: LogPosition;
+    const noteAppended = (at: LogPosition) => {
+      const pos = { transactionId: at.transactionId, position: at.position };
+      if (comparePositions(pos, lastAppended) > 0) lastAppended = pos;
+    };
+    /** Waits until readers can see everything this test appended. */
+    const settled = () =>
+      eventually(
+        async () => comparePositions(await store.headPosition(), lastAppended) >= 0,
+        'the head to pass the last append',
+      );
+    /** This test's events in the log as readers see them right now. */
+    const mineNow = async (from: LogPosition = start, opts?: { batchSize?: number }) =>
       (await collect(store.readAll(from, opts))).filter((e) => e.streamId.startsWith(p));
+    /** This test's events once everything it appended is visible. */
+    const mineFrom = async (from: LogPosition = start, opts?: { batchSize?: number }) => {
+      await settled();
+      return mineNow(from, opts);
+    };
+    const slow = async (streamId: string, events: NewEvent[]): Promise<SlowAppend> => {
+      const s = await fixture.beginSlowAppend!(streamId, events);
+      return {
+        position: s.position,
+        transactionId: s.transactionId,
+        commit: async () => {
+          await s.commit();
+          noteAppended(s);
+        },
+        rollback: () => s.rollback(),
+      };
+    };
     const followMine = (from: LogPosition, opts?: { batchSize?: number }) => {
       const f = follow(store, from, p, opts);
       stops.push(() => f.stop().catch(() => {}));
@@ -149,9 +199,10 @@ export function describeEventStoreContract(adapterName: string, fixture: EventSt
       await fixture.teardown?.();
     });
     beforeEach(async () => {
-      store = await fixture.create();
+      store = tracking(await fixture.create(), noteAppended);
       p = `c${randomUUID().slice(0, 8)}-`;
       start = await store.headPosition();
+      lastAppended = start;
     });
     afterEach(async () => {
       for (const stop of stops.splice(0)) await stop();
@@ -252,6 +303,7 @@ export function describeEventStoreContract(adapterName: string, fixture: EventSt
       it('headPosition is the position of the last appended event', async () => {
         await store.append(`${p}a`, [ev('N')], 'no_stream');
         const last = await store.append(`${p}b`, [ev('N'), ev('N')], 'no_stream');
+        await settled();
         const head = await store.headPosition();
         expect(head).toEqual({ transactionId: last.transactionId, position: last.position });
         expect(comparePositions(head, start)).toBe(1);
@@ -386,8 +438,6 @@ export function describeEventStoreContract(adapterName: string, fixture: EventSt
     });
 
     describe.skipIf(!fixture.beginSlowAppend)('late-committing transactions', () => {
-      const slow = (stream: string, events: NewEvent[]) => fixture.beginSlowAppend!(stream, events);
-
       it('the transaction with the LOWER position commits LAST: a live subscriber gets both, in order, none skipped', async () => {
         const sub = followMine(start, { batchSize: 3 });
         const lateId = randomUUID();
@@ -396,7 +446,7 @@ export function describeEventStoreContract(adapterName: string, fixture: EventSt
         expect(late.position < early.position).toBe(true);
         // Give the subscriber every chance to (wrongly) move past the open transaction.
         await sleep(150);
-        const beforeCommit = await mineFrom();
+        const beforeCommit = await mineNow(); // 'early' may be held back: do not wait for it
         await late.commit();
         await sub.waitFor(2);
         await sleep(50);
@@ -420,7 +470,7 @@ export function describeEventStoreContract(adapterName: string, fixture: EventSt
         for (const o of opened.reverse()) {
           await o.commit();
           await sleep(30);
-          seen.push(ids(await mineFrom()));
+          seen.push(ids(await mineNow()));
         }
         await sub.waitFor(12);
         const final = await mineFrom();
@@ -595,7 +645,7 @@ export function describeEventStoreContract(adapterName: string, fixture: EventSt
           ? [
               (async () => {
                 for (let i = 0; i < 15; i++) {
-                  const s = await fixture.beginSlowAppend!(`${p}late-${i}`, [ev('L', { i }), ev('L', { i })]);
+                  const s = await slow(`${p}late-${i}`, [ev('L', { i }), ev('L', { i })]);
                   await sleep(Math.floor(Math.random() * 15));
                   if (i % 5 === 4) await s.rollback();
                   else {

@@ -3,6 +3,7 @@ import { ACCOUNT_LIMITS, type PublicConfig } from '@pawhaven/contracts';
 import { notFound, projectionStatus } from '@pawhaven/platform';
 import type { QueryDeps } from '../deps';
 import { mailboxPage } from './mailbox-page';
+import { openApiDocument } from './openapi';
 
 export function systemQueries({ config, db, store, projections, presence }: QueryDeps): Router {
   const router = Router();
@@ -28,6 +29,11 @@ export function systemQueries({ config, db, store, projections, presence }: Quer
     } catch (error) {
       res.status(503).json({ status: 'error', message: 'Backend service not available', error: String(error) });
     }
+  });
+
+  const docs = openApiDocument();
+  router.get('/api/docs', (_req, res) => {
+    res.json(docs);
   });
 
   router.get('/api/config', (_req, res) => {

@@ -13,7 +13,7 @@ export function ProfileEmptyState({
 }: {
   icon: ReactNode;
   title: string;
-  text: string;
+  text?: string;
   action?: { label: string; to: string };
 }) {
   return (
@@ -38,11 +38,9 @@ export function ProfileEmptyState({
       <Typography variant="h6" component="h2" gutterBottom>
         {title}
       </Typography>
-      <Typography color="text.secondary" sx={{ mb: action ? 3 : 0 }}>
-        {text}
-      </Typography>
+      {text && <Typography color="text.secondary">{text}</Typography>}
       {action && (
-        <Button component={Link} to={action.to} variant="contained">
+        <Button component={Link} to={action.to} variant="contained" sx={{ mt: 3 }}>
           {action.label}
         </Button>
       )}

@@ -1,0 +1,301 @@
+import { describe, it } from 'vitest';
+import { ACCOUNT_MESSAGES, type UserEvent } from '@pawhaven/contracts';
+import { deciderSpec } from '@pawhaven/platform/testing';
+import { userDecider } from './user';
+
+const given = deciderSpec(userDecider);
+const now = new Date('2026-11-21T10:00:00.000Z');
+const later = (s: number) => new Date(now.getTime() + s * 1000);
+const iso = (d: Date) => d.toISOString();
+
+const registered: UserEvent = {
+  type: 'UserRegistered',
+  data: {
+    userId: 'u1',
+    username: 'ayesha',
+    email: 'ayesha@gmail.com',
+    passwordHash: 'hash-1',
+    isVeterinarian: false,
+    isAdmin: false,
+    via: 'password',
+    registeredAt: iso(now),
+  },
+};
+const codeIssued: UserEvent = {
+  type: 'RegistrationCodeIssued',
+  data: { codeHash: 'c1', expiresAt: iso(later(120)) },
+};
+const verified: UserEvent = { type: 'EmailVerified', data: { verifiedAt: iso(now) } };
+const session: UserEvent = {
+  type: 'SessionStarted',
+  data: {
+    sessionId: 's1',
+    secretHash: 'sh',
+    rememberMe: false,
+    expiresAt: iso(later(86400)),
+    startedAt: iso(now),
+  },
+};
+const resetIssued: UserEvent = {
+  type: 'PasswordResetCodeIssued',
+  data: { codeHash: 'r1', expiresAt: iso(later(600)) },
+};
+const rejected = (attempt: number): UserEvent => ({ type: 'RegistrationCodeRejected', data: { attempt } });
+
+const register = {
+  type: 'RegisterUser' as const,
+  data: {
+    userId: 'u1',
+    username: 'ayesha',
+    email: 'ayesha@gmail.com',
+    passwordHash: 'hash-1',
+    isVeterinarian: false,
+    codeHash: 'c1',
+    now,
+  },
+};
+
+describe('registration', () => {
+  it('registers a new user and issues a code valid for 120 s', () =>
+    given().when(register).then([registered, codeIssued]));
+
+  it('signing up again before verifying renews the details and sends a fresh code', () =>
+    given(registered, codeIssued)
+      .when({
+        ...register,
+        data: {
+          ...register.data,
+          username: 'ayesha2',
+          passwordHash: 'hash-2',
+          codeHash: 'c2',
+          now: later(30),
+        },
+      })
+      .then([
+        {
+          type: 'RegistrationRenewed',
+          data: { username: 'ayesha2', passwordHash: 'hash-2', isVeterinarian: false },
+        },
+        { type: 'RegistrationCodeIssued', data: { codeHash: 'c2', expiresAt: iso(later(150)) } },
+      ]));
+
+  it('refuses to register a verified e-mail again', () =>
+    given(registered, codeIssued, verified).when(register).thenRefuses(409, ACCOUNT_MESSAGES.emailTaken));
+
+  it('verifies the e-mail with the right code in time', () =>
+    given(registered, codeIssued)
+      .when({ type: 'VerifyEmail', data: { codeHash: 'c1', now: later(60) } })
+      .then([verified].map((e) => ({ ...e, data: { verifiedAt: iso(later(60)) } }))));
+
+  it('counts a wrong code as an attempt and refuses it', () =>
+    given(registered, codeIssued)
+      .when({ type: 'VerifyEmail', data: { codeHash: 'nope', now } })
+      .thenRefuses(400, ACCOUNT_MESSAGES.codeInvalid, [rejected(1)]));
+
+  it('refuses an expired code', () =>
+    given(registered, codeIssued)
+      .when({ type: 'VerifyEmail', data: { codeHash: 'c1', now: later(121) } })
+      .thenRefuses(400, ACCOUNT_MESSAGES.codeExpired));
+
+  it('refuses even the right code after five wrong attempts', () =>
+    given(registered, codeIssued, rejected(1), rejected(2), rejected(3), rejected(4), rejected(5))
+      .when({ type: 'VerifyEmail', data: { codeHash: 'c1', now } })
+      .thenRefuses(400, ACCOUNT_MESSAGES.codeAttemptsExceeded));
+
+  it('a resent code replaces the old one and resets the attempts', () =>
+    given(registered, codeIssued, rejected(1), {
+      type: 'RegistrationCodeIssued',
+      data: { codeHash: 'c2', expiresAt: iso(later(200)) },
+    })
+      .when({ type: 'VerifyEmail', data: { codeHash: 'c1', now } })
+      .thenRefuses(400, ACCOUNT_MESSAGES.codeInvalid, [rejected(1)]));
+
+  it('refuses to resend a code to a verified account', () =>
+    given(registered, codeIssued, verified)
+      .when({ type: 'IssueRegistrationCode', data: { codeHash: 'c3', now } })
+      .thenRefuses(409, ACCOUNT_MESSAGES.alreadyVerified));
+
+  it('refuses verification for an unknown user', () =>
+    given()
+      .when({ type: 'VerifyEmail', data: { codeHash: 'c1', now } })
+      .thenRefuses(404, ACCOUNT_MESSAGES.noPendingVerification));
+});
+
+describe('sessions', () => {
+  const start = {
+    type: 'StartSession' as const,
+    data: { sessionId: 's1', secretHash: 'sh', rememberMe: false, now },
+  };
+
+  it('starts a one-day session for a verified user', () =>
+    given(registered, codeIssued, verified).when(start).then([session]));
+
+  it('remember-me makes the session last 30 days', () =>
+    given(registered, codeIssued, verified)
+      .when({ ...start, data: { ...start.data, rememberMe: true } })
+      .then([
+        {
+          ...session,
+          data: { ...session.data, rememberMe: true, expiresAt: iso(later(30 * 86400)) },
+        } as UserEvent,
+      ]));
+
+  it('refuses to start a session before the e-mail is verified', () =>
+    given(registered, codeIssued).when(start).thenRefuses(403, ACCOUNT_MESSAGES.emailNotVerified));
+
+  it('revokes a session once; revoking again changes nothing', () => {
+    given(registered, verified, session)
+      .when({ type: 'RevokeSession', data: { sessionId: 's1', now } })
+      .then([{ type: 'SessionRevoked', data: { sessionId: 's1', revokedAt: iso(now) } }]);
+    given(registered, verified, session, {
+      type: 'SessionRevoked',
+      data: { sessionId: 's1', revokedAt: iso(now) },
+    })
+      .when({ type: 'RevokeSession', data: { sessionId: 's1', now } })
+      .thenNothing();
+  });
+});
+
+describe('passwords', () => {
+  it('changes the password when the current one matches', () =>
+    given(registered, verified)
+      .when({ type: 'ChangePassword', data: { currentPasswordMatches: true, passwordHash: 'hash-2', now } })
+      .then([{ type: 'PasswordChanged', data: { passwordHash: 'hash-2', changedAt: iso(now) } }]));
+
+  it('refuses when the current password is wrong', () =>
+    given(registered, verified)
+      .when({ type: 'ChangePassword', data: { currentPasswordMatches: false, passwordHash: 'hash-2', now } })
+      .thenRefuses(400, ACCOUNT_MESSAGES.currentPasswordWrong));
+
+  it('issues a reset code valid for 10 minutes', () =>
+    given(registered, verified)
+      .when({ type: 'RequestPasswordReset', data: { codeHash: 'r1', now } })
+      .then([resetIssued]));
+
+  it('refuses a reset for an unknown account', () =>
+    given()
+      .when({ type: 'RequestPasswordReset', data: { codeHash: 'r1', now } })
+      .thenRefuses(404, 'No account found with this email'));
+
+  it('verifies a reset code without using it up', () =>
+    given(registered, verified, resetIssued)
+      .when({ type: 'VerifyResetCode', data: { codeHash: 'r1', now } })
+      .then([{ type: 'PasswordResetCodeVerified', data: { verifiedAt: iso(now) } }]));
+
+  it('resets the password with the code', () =>
+    given(registered, verified, session, resetIssued)
+      .when({ type: 'ResetPassword', data: { codeHash: 'r1', passwordHash: 'hash-3', now } })
+      .then([{ type: 'PasswordReset', data: { passwordHash: 'hash-3', resetAt: iso(now) } }]));
+
+  it('a used reset code cannot be used again', () =>
+    given(registered, verified, resetIssued, {
+      type: 'PasswordReset',
+      data: { passwordHash: 'hash-3', resetAt: iso(now) },
+    })
+      .when({ type: 'ResetPassword', data: { codeHash: 'r1', passwordHash: 'hash-4', now } })
+      .thenRefuses(400, 'No reset code was requested for this email'));
+
+  it('a wrong reset code is counted and refused', () =>
+    given(registered, verified, resetIssued)
+      .when({ type: 'ResetPassword', data: { codeHash: 'x', passwordHash: 'hash-4', now } })
+      .thenRefuses(400, ACCOUNT_MESSAGES.codeInvalid, [
+        { type: 'PasswordResetCodeRejected', data: { attempt: 1 } },
+      ]));
+
+  it('an expired reset code is refused', () =>
+    given(registered, verified, resetIssued)
+      .when({ type: 'ResetPassword', data: { codeHash: 'r1', passwordHash: 'hash-4', now: later(601) } })
+      .thenRefuses(400, ACCOUNT_MESSAGES.codeExpired));
+});
+
+describe('profile', () => {
+  it('updates phone, city and about', () =>
+    given(registered, verified)
+      .when({
+        type: 'UpdateProfile',
+        data: { phone: '+92 300 1234567', city: 'Lahore', about: 'Cat person' },
+      })
+      .then([
+        { type: 'ProfileUpdated', data: { phone: '+92 300 1234567', city: 'Lahore', about: 'Cat person' } },
+      ]));
+
+  it('refuses profile changes before verification', () =>
+    given(registered, codeIssued)
+      .when({ type: 'UpdateProfile', data: { phone: '', city: 'Lahore', about: '' } })
+      .thenRefuses(403, ACCOUNT_MESSAGES.emailNotVerified));
+
+  it('changes and removes the profile image; removing none changes nothing', () => {
+    given(registered, verified)
+      .when({ type: 'ChangeProfileImage', data: { profileImage: '/api/images/a' } })
+      .then([{ type: 'ProfileImageChanged', data: { profileImage: '/api/images/a' } }]);
+    given(registered, verified, { type: 'ProfileImageChanged', data: { profileImage: '/api/images/a' } })
+      .when({ type: 'RemoveProfileImage', data: {} })
+      .then([{ type: 'ProfileImageRemoved', data: {} }]);
+    given(registered, verified).when({ type: 'RemoveProfileImage', data: {} }).thenNothing();
+  });
+});
+
+describe('Google and admin', () => {
+  it('registers a Google user as verified straight away', () =>
+    given()
+      .when({
+        type: 'RegisterWithGoogle',
+        data: {
+          userId: 'g1',
+          username: 'Sara',
+          email: 'sara@gmail.com',
+          googleSubject: 'sub-1',
+          isVeterinarian: true,
+          now,
+        },
+      })
+      .then([
+        {
+          type: 'UserRegistered',
+          data: {
+            userId: 'g1',
+            username: 'Sara',
+            email: 'sara@gmail.com',
+            passwordHash: null,
+            isVeterinarian: true,
+            isAdmin: false,
+            via: 'google',
+            googleSubject: 'sub-1',
+            registeredAt: iso(now),
+          },
+        },
+      ]));
+
+  it('linking Google to an unverified account verifies it', () =>
+    given(registered, codeIssued)
+      .when({ type: 'LinkGoogleAccount', data: { googleSubject: 'sub-1', now } })
+      .then([
+        { type: 'GoogleAccountLinked', data: { googleSubject: 'sub-1' } },
+        { type: 'EmailVerified', data: { verifiedAt: iso(now) } },
+      ]));
+
+  it('bootstraps the admin once', () => {
+    const cmd = {
+      type: 'BootstrapAdmin' as const,
+      data: { userId: 'a1', username: 'admin', email: 'admin@x.pk', passwordHash: 'h', now },
+    };
+    given()
+      .when(cmd)
+      .then([
+        {
+          type: 'UserRegistered',
+          data: {
+            userId: 'a1',
+            username: 'admin',
+            email: 'admin@x.pk',
+            passwordHash: 'h',
+            isVeterinarian: false,
+            isAdmin: true,
+            via: 'bootstrap',
+            registeredAt: iso(now),
+          },
+        },
+      ]);
+    given(registered).when(cmd).thenNothing();
+  });
+});
