@@ -5,3 +5,4 @@ export { CodeHasher } from './accounts/secrets';
 export { createMailer, type Mailer } from './mail/mailer';
 export { googleVerifier, type GoogleVerifier } from './accounts/google';
 export type { UserEvent, UserEventType } from './accounts/user';
+export { ensureDemoUsers, DEMO_PASSWORD } from './accounts/demo-users';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import express from 'express';
 import helmet from 'helmet';
 import type { JWTVerifyGetKey } from 'jose';
-import { CodeHasher, createCommandApp, createMailer, ensureAdmin, googleVerifier } from '@pawhaven/command-api';
+import { CodeHasher, createCommandApp, createMailer, ensureAdmin, ensureDemoUsers, googleVerifier } from '@pawhaven/command-api';
 import {
   ConsistencyWaiter,
   connectDatabase,
@@ -29,6 +29,8 @@ export type StartOptions = {
   /** Google's key set; tests pass a local one so no network is needed. */
   googleKeys?: JWTVerifyGetKey;
   frontendDir?: string;
+  /** Seed the demo accounts (the embedded default does; tests and production do not). */
+  demoData?: boolean;
 };
 
 export type RunningApp = {
@@ -37,6 +39,8 @@ export type RunningApp = {
   config: Config;
   /** Set only when this start created the admin account. */
   adminCredentials: { email: string; password: string } | null;
+  /** Demo accounts created by this start (first start only). */
+  demoUsers: { email: string; username: string }[];
   stop(): Promise<void>;
 };
 
@@ -55,6 +59,7 @@ export async function startApp(opts: StartOptions): Promise<RunningApp> {
   const tokens = new TokenService(secret, config.ACCESS_TOKEN_TTL_SECONDS);
   const codes = new CodeHasher(`${secret}:codes`);
   const adminCredentials = await ensureAdmin(store, config);
+  const demoUsers = opts.demoData && config.NODE_ENV !== 'production' ? await ensureDemoUsers(store) : [];
 
   const abort = new AbortController();
   const projector = runProjector(db.knex, store, allProjections, abort.signal);
@@ -131,6 +136,7 @@ export async function startApp(opts: StartOptions): Promise<RunningApp> {
     port,
     config,
     adminCredentials,
+    demoUsers,
     async stop() {
       abort.abort();
       await new Promise<void>((resolve) => {

@@ -1,3 +1,4 @@
+import { DEMO_PASSWORD } from '@pawhaven/command-api';
 import { databaseFromConfig, loadConfig, logger } from '@pawhaven/platform';
 import { startApp } from './app';
 
@@ -6,7 +7,7 @@ async function main() {
   const config = loadConfig();
   console.log(config.DATABASE_URL ? 'Using the PostgreSQL at DATABASE_URL…' : `Starting the embedded PostgreSQL (data in ${config.DATA_DIR})…`);
   const database = await databaseFromConfig(config, { reuseRunning: false });
-  const app = await startApp({ databaseUrl: database.connectionString, port: config.PORT });
+  const app = await startApp({ databaseUrl: database.connectionString, port: config.PORT, demoData: database.embedded });
 
   console.log(`\n  PawHaven is running at ${app.url}\n`);
   if (app.adminCredentials) {
@@ -14,6 +15,11 @@ async function main() {
     console.log(`  │ email:    ${app.adminCredentials.email}`);
     console.log(`  │ password: ${app.adminCredentials.password}`);
     console.log('  └────────────────────────────────────────────────────────────────\n');
+  }
+  if (app.demoUsers.length > 0) {
+    console.log(`  Demo accounts (password ${DEMO_PASSWORD}):`);
+    for (const u of app.demoUsers) console.log(`    ${u.email}  (${u.username})`);
+    console.log('');
   }
   if (app.config.devMailbox) console.log(`  E-mails (verification codes) are kept at ${app.url}/dev/mailbox\n`);
   console.log('  Press Ctrl-C to stop.\n');

@@ -40,7 +40,12 @@ async function main() {
     }
     for (const projection of chosen) {
       const bar = new SingleBar(
-        { format: `${projection.name.padEnd(12)} [{bar}] {percentage}% | {value}/{total} events | {eta_formatted} left`, hideCursor: true },
+        {
+          format: `${projection.name.padEnd(12)} [{bar}] {percentage}% | {value}/{total} events | {eta_formatted} left`,
+          hideCursor: true,
+          noTTYOutput: true,
+          notTTYSchedule: 1000,
+        },
         Presets.shades_classic,
       );
       let startedBar = false;
