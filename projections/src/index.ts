@@ -1,8 +1,17 @@
 import type { Projection } from '@pawhaven/platform';
 import { sessionsProjection } from './accounts/sessions.projection';
 import { usersProjection } from './accounts/users.projection';
+import { adoptionAdsProjection } from './adoption/adoption-ads.projection';
+import { adoptionAuditProjection } from './adoption/adoption-audit.projection';
+import { userAdoptionStatsProjection } from './adoption/user-adoption-stats.projection';
 
 export { allMigrations, readModelMigrations } from './migrations';
 
 /** Every read model of the product, by name (`npm run projections -- rebuild <name|all>`). */
-export const allProjections: readonly Projection[] = [usersProjection, sessionsProjection];
+export const allProjections: readonly Projection[] = [
+  usersProjection,
+  sessionsProjection,
+  adoptionAdsProjection,
+  adoptionAuditProjection,
+  userAdoptionStatsProjection,
+];

@@ -34,6 +34,85 @@ export const readModelMigrations: Migration[] = [
       `);
     },
   },
+  {
+    name: '0110_read_models_adoption',
+    async up(knex) {
+      await knex.raw(`
+        CREATE TABLE adoption_ads (
+          id                 text PRIMARY KEY,
+          owner_id           text NOT NULL,
+          name               text NOT NULL,
+          age                text NOT NULL,
+          age_unit           text NOT NULL,
+          pet_type           text NOT NULL,
+          breed              text NOT NULL,
+          gender             text,
+          size               text,
+          vaccinated         boolean,
+          spayed_neutered    boolean,
+          good_with_children boolean,
+          good_with_dogs     boolean,
+          good_with_cats     boolean,
+          description        text NOT NULL,
+          location           text NOT NULL,
+          image_url          text NOT NULL,
+          status             text NOT NULL,
+          request_count      int NOT NULL DEFAULT 0,
+          created_at         timestamptz NOT NULL,
+          updated_at         timestamptz NOT NULL,
+          deleted_at         timestamptz,
+          search             tsvector GENERATED ALWAYS AS (
+            to_tsvector('simple', name || ' ' || breed || ' ' || pet_type || ' ' || location || ' ' || description)
+          ) STORED
+        );
+        CREATE INDEX adoption_ads_listing ON adoption_ads (created_at DESC, id) WHERE deleted_at IS NULL;
+        CREATE INDEX adoption_ads_owner ON adoption_ads (owner_id, created_at DESC);
+        CREATE INDEX adoption_ads_search ON adoption_ads USING gin (search);
+        CREATE INDEX adoption_ads_location ON adoption_ads (lower(location));
+
+        CREATE TABLE adoption_requests (
+          id                text PRIMARY KEY,
+          ad_id             text NOT NULL,
+          requester_id      text NOT NULL,
+          name              text NOT NULL,
+          email             text NOT NULL,
+          phone             text NOT NULL,
+          message           text NOT NULL,
+          pet_history_image text,
+          status            text NOT NULL,
+          reason            text,
+          requested_at      timestamptz NOT NULL,
+          responded_at      timestamptz
+        );
+        CREATE INDEX adoption_requests_ad ON adoption_requests (ad_id, requested_at);
+        CREATE INDEX adoption_requests_requester ON adoption_requests (requester_id, requested_at DESC);
+
+        CREATE TABLE adoption_audit (
+          position    bigint PRIMARY KEY,
+          ad_id       text NOT NULL,
+          request_id  text,
+          subject     text NOT NULL,
+          event_type  text NOT NULL,
+          from_status text,
+          to_status   text,
+          actor_id    text,
+          at          timestamptz NOT NULL,
+          details     jsonb NOT NULL DEFAULT '{}'::jsonb
+        );
+        CREATE INDEX adoption_audit_ad ON adoption_audit (ad_id, position);
+
+        CREATE TABLE user_adoption_stats (
+          user_id  text PRIMARY KEY,
+          ads      int NOT NULL DEFAULT 0,
+          requests int NOT NULL DEFAULT 0
+        );
+        CREATE TABLE user_adoption_stats_ads (
+          ad_id    text PRIMARY KEY,
+          owner_id text NOT NULL
+        );
+      `);
+    },
+  },
 ];
 
 /** Every schema change of the product: the platform's tables first, then the read models. */

@@ -2,6 +2,8 @@ import cookieParser from 'cookie-parser';
 import express from 'express';
 import { authenticate, errorHandler, notFoundHandler, type SessionRevocationCheck } from '@pawhaven/platform';
 import { accountQueries } from './accounts/routes';
+import { adminQueries } from './admin/routes';
+import { adoptionQueries } from './adoption/routes';
 import type { QueryDeps } from './deps';
 import { consistentReads } from './http/consistency';
 import { systemQueries } from './system/routes';
@@ -16,6 +18,8 @@ export function createQueryApp(deps: QueryDeps, isRevoked: SessionRevocationChec
   app.use(consistentReads(deps.consistency, deps.config.CONSISTENCY_WAIT_MS));
   app.use(systemQueries(deps));
   app.use('/api/auth', accountQueries(deps));
+  app.use('/api/adoptions', adoptionQueries(deps));
+  app.use('/api/admin', adminQueries(deps));
   app.use(notFoundHandler);
   app.use(errorHandler);
   return app;

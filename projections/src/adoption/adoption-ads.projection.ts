@@ -1,0 +1,109 @@
+import type { Knex } from 'knex';
+import { adIdOfStream, type AdoptionEvent, type PetDetails } from '@pawhaven/contracts';
+import { defineProjection } from '@pawhaven/platform';
+
+const detailColumns = (d: Partial<PetDetails>) => {
+  const map: Record<keyof PetDetails, string> = {
+    name: 'name',
+    age: 'age',
+    ageUnit: 'age_unit',
+    petType: 'pet_type',
+    breed: 'breed',
+    gender: 'gender',
+    size: 'size',
+    vaccinated: 'vaccinated',
+    spayedNeutered: 'spayed_neutered',
+    goodWithChildren: 'good_with_children',
+    goodWithDogs: 'good_with_dogs',
+    goodWithCats: 'good_with_cats',
+    description: 'description',
+    location: 'location',
+    imageUrl: 'image_url',
+  };
+  return Object.fromEntries(Object.entries(d).map(([k, v]) => [map[k as keyof PetDetails], v]));
+};
+
+const setRequest = (tx: Knex.Transaction, requestId: string, status: string, at: string, reason: string | null = null) =>
+  tx('adoption_requests').where({ id: requestId }).update({ status, responded_at: at, reason });
+
+/** `adoption_ads` and `adoption_requests`: the listing, an owner's ads with their requests, a requester's history. */
+export const adoptionAdsProjection = defineProjection({
+  name: 'adoption-ads',
+  tables: ['adoption_ads', 'adoption_requests'],
+  handles: [
+    'AdoptionAdPublished',
+    'AdoptionAdUpdated',
+    'AdoptionAdDeleted',
+    'AdoptionRequested',
+    'AdoptionRequestAccepted',
+    'PetAdopted',
+    'AdoptionRequestRejected',
+    'AdoptionRequestWithdrawn',
+    'AdoptionRequestClosed',
+  ] satisfies AdoptionEvent['type'][],
+  async apply(tx, recorded) {
+    const event = { type: recorded.type, data: recorded.data } as AdoptionEvent;
+    const adId = adIdOfStream(recorded.streamId);
+    const ad = () => tx('adoption_ads').where({ id: adId });
+    switch (event.type) {
+      case 'AdoptionAdPublished':
+        await tx('adoption_ads')
+          .insert({
+            id: adId,
+            owner_id: event.data.ownerId,
+            ...detailColumns(event.data.details),
+            status: 'available',
+            created_at: event.data.publishedAt,
+            updated_at: event.data.publishedAt,
+          })
+          .onConflict('id')
+          .ignore();
+        return;
+      case 'AdoptionAdUpdated':
+        await ad().update({ ...detailColumns(event.data.changes), updated_at: event.data.updatedAt });
+        return;
+      case 'AdoptionAdDeleted':
+        await ad().update({ status: 'deleted', deleted_at: event.data.deletedAt, updated_at: event.data.deletedAt });
+        return;
+      case 'AdoptionRequested': {
+        const d = event.data;
+        await tx('adoption_requests')
+          .insert({
+            id: d.requestId,
+            ad_id: adId,
+            requester_id: d.requesterId,
+            name: d.name,
+            email: d.email,
+            phone: d.phone,
+            message: d.message,
+            pet_history_image: d.petHistoryImage,
+            status: 'pending',
+            requested_at: d.requestedAt,
+          })
+          .onConflict('id')
+          .ignore();
+        await ad().increment('request_count', 1);
+        return;
+      }
+      case 'AdoptionRequestAccepted':
+        await setRequest(tx, event.data.requestId, 'accepted', event.data.acceptedAt);
+        return;
+      case 'PetAdopted':
+        await ad().update({ status: 'adopted', updated_at: event.data.adoptedAt });
+        return;
+      case 'AdoptionRequestRejected':
+        await setRequest(tx, event.data.requestId, 'rejected', event.data.rejectedAt, event.data.reason);
+        return;
+      case 'AdoptionRequestWithdrawn':
+        await setRequest(tx, event.data.requestId, 'withdrawn', event.data.withdrawnAt);
+        return;
+      case 'AdoptionRequestClosed':
+        await setRequest(tx, event.data.requestId, 'closed', event.data.closedAt, event.data.reason);
+        return;
+      default: {
+        const _exhaustive: never = event;
+        return;
+      }
+    }
+  },
+});
