@@ -2,3 +2,4 @@ export { createQueryApp, POST_QUERIES } from './app';
 export type { QueryDeps } from './deps';
 export { attachRealtime } from './realtime/socket';
 export { Presence } from './realtime/presence';
+export { listAdoptionAds } from './adoption/listing';

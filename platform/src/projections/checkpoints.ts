@@ -49,7 +49,7 @@ export async function applyBatch(
     );
     await tx.raw('SELECT pg_notify(?, ?)', [
       PROJECTIONS_CHANNEL,
-      JSON.stringify({ name: projection.name, transactionId: last.transactionId.toString(), position: last.position.toString() }),
+      JSON.stringify({ names: [projection.name], transactionId: last.transactionId.toString(), position: last.position.toString() }),
     ]);
   });
   return { transactionId: last.transactionId, position: last.position };

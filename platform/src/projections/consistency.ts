@@ -24,8 +24,8 @@ export class ConsistencyWaiter {
     client.on('error', () => {});
     client.on('notification', (msg) => {
       if (!msg.payload) return;
-      const n = JSON.parse(msg.payload) as { name: string; transactionId: string; position: string };
-      this.checkpoints.set(n.name, { transactionId: BigInt(n.transactionId), position: BigInt(n.position) });
+      const n = JSON.parse(msg.payload) as { names: string[]; transactionId: string; position: string };
+      for (const name of n.names) this.checkpoints.set(name, { transactionId: BigInt(n.transactionId), position: BigInt(n.position) });
       this.settle();
     });
     await client.connect();

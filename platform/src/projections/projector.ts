@@ -1,34 +1,63 @@
 import type { Knex } from 'knex';
-import type { EventStore, LogPosition } from '../event-store/event-store';
+import type { EventStore, LogPosition, RecordedEvent } from '../event-store/event-store';
 import { logger } from '../logger';
-import { applyBatch, CheckpointMoved, readCheckpoint } from './checkpoints';
+import { CheckpointMoved, PROJECTIONS_CHANNEL, readCheckpoint } from './checkpoints';
 import type { Projection } from './projection';
 
 export type ProjectorOptions = { batchSize?: number; retryDelayMs?: number };
 
+const samePosition = (a: LogPosition, b: LogPosition) => a.transactionId === b.transactionId && a.position === b.position;
+
 /**
- * Keeps every projection live: each follows the log from its own checkpoint (catch-up, then live).
- * A handler failure or a moved checkpoint restarts that projection from its stored checkpoint.
+ * Keeps every projection live. Projections whose checkpoints agree follow the log together: one reader, and one
+ * transaction per batch that writes all their read models and checkpoints. A projection whose checkpoint moves
+ * under the group (a rebuild) leaves it and follows the log on its own from its stored checkpoint.
  */
-export function runProjector(
+export async function runProjector(
   knex: Knex,
   store: EventStore,
   projections: readonly Projection[],
   signal: AbortSignal,
   opts: ProjectorOptions = {},
 ): Promise<void> {
-  return Promise.all(projections.map((p) => runOne(knex, store, p, signal, opts))).then(() => undefined);
+  const groups = new Map<string, Projection[]>();
+  for (const p of projections) {
+    const at = await readCheckpoint(knex, p.name);
+    const key = `${at.transactionId}/${at.position}`;
+    groups.set(key, [...(groups.get(key) ?? []), p]);
+  }
+  const running: Promise<void>[] = [];
+  const runGroup = (members: Projection[]) => {
+    running.push(followTogether(knex, store, members, signal, opts, (left) => runGroup([left])));
+  };
+  for (const members of groups.values()) runGroup(members);
+  // Groups may spawn solo followers while running; wait until every one has stopped.
+  for (let i = 0; i < running.length; i++) await running[i];
 }
 
-async function runOne(knex: Knex, store: EventStore, projection: Projection, signal: AbortSignal, opts: ProjectorOptions) {
+class MemberMoved extends Error {
+  constructor(readonly projection: Projection) {
+    super(`${projection.name} checkpoint moved`);
+  }
+}
+
+async function followTogether(
+  knex: Knex,
+  store: EventStore,
+  initial: Projection[],
+  signal: AbortSignal,
+  opts: ProjectorOptions,
+  detach: (p: Projection) => void,
+): Promise<void> {
+  let members = [...initial];
   let failures = 0;
-  while (!signal.aborted) {
+  while (!signal.aborted && members.length > 0) {
     try {
-      let at: LogPosition = await readCheckpoint(knex, projection.name);
+      let at: LogPosition = await readCheckpoint(knex, members[0]!.name);
       await store.subscribeAll(
         at,
         async (batch) => {
-          at = await applyBatch(knex, projection, batch, at);
+          at = await applyGroupBatch(knex, members, batch, at);
           failures = 0;
         },
         signal,
@@ -36,12 +65,53 @@ async function runOne(knex: Knex, store: EventStore, projection: Projection, sig
       );
     } catch (error) {
       if (signal.aborted) return;
-      if (!(error instanceof CheckpointMoved)) {
-        failures++;
-        logger.error({ err: error, projection: projection.name }, 'projection failed; retrying from its checkpoint');
-        const delay = Math.min((opts.retryDelayMs ?? 200) * 2 ** Math.min(failures, 6), 10_000);
-        await new Promise((r) => setTimeout(r, delay));
+      if (error instanceof MemberMoved) {
+        members = members.filter((m) => m !== error.projection);
+        detach(error.projection);
+        continue;
       }
+      if (error instanceof CheckpointMoved) continue;
+      failures++;
+      logger.error({ err: error, projections: members.map((m) => m.name) }, 'projection failed; retrying from its checkpoint');
+      const delay = Math.min((opts.retryDelayMs ?? 200) * 2 ** Math.min(failures, 6), 10_000);
+      await new Promise((r) => setTimeout(r, delay));
     }
   }
+}
+
+type CheckpointRow = { name: string; transaction_id: string; position: string };
+
+/** One transaction: every member's checkpoint is checked (locked), every read model written, every checkpoint moved. */
+async function applyGroupBatch(
+  knex: Knex,
+  members: Projection[],
+  batch: RecordedEvent[],
+  expected: LogPosition,
+): Promise<LogPosition> {
+  const last = batch[batch.length - 1];
+  if (!last) return expected;
+  const names = members.map((m) => m.name);
+  await knex.transaction(async (tx) => {
+    const rows = (await tx('projection_checkpoints').whereIn('name', names).forUpdate().select('name', 'transaction_id', 'position')) as CheckpointRow[];
+    const byName = new Map(rows.map((r) => [r.name, { transactionId: BigInt(r.transaction_id), position: BigInt(r.position) }]));
+    for (const m of members) {
+      const current = byName.get(m.name) ?? { transactionId: 0n, position: 0n };
+      if (!samePosition(current, expected)) throw new MemberMoved(m);
+    }
+    for (const event of batch) {
+      for (const m of members) if (m.handles.includes(event.type)) await m.apply(tx, event);
+    }
+    await tx.raw(
+      `INSERT INTO projection_checkpoints (name, transaction_id, position, events_processed, updated_at)
+       SELECT n, ?::text::xid8, ?, ?, now() FROM unnest(?::text[]) AS n
+       ON CONFLICT (name) DO UPDATE SET transaction_id = EXCLUDED.transaction_id, position = EXCLUDED.position,
+         events_processed = projection_checkpoints.events_processed + EXCLUDED.events_processed, updated_at = now()`,
+      [last.transactionId.toString(), last.position.toString(), batch.length, names],
+    );
+    await tx.raw('SELECT pg_notify(?, ?)', [
+      PROJECTIONS_CHANNEL,
+      JSON.stringify({ names, transactionId: last.transactionId.toString(), position: last.position.toString() }),
+    ]);
+  });
+  return { transactionId: last.transactionId, position: last.position };
 }

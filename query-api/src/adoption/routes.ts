@@ -1,34 +1,14 @@
 import { Router } from 'express';
 import { ADOPTION_MESSAGES as M, adoptionListQuery } from '@pawhaven/contracts';
-import { currentUserId, forbidden, notFound, requireUser } from '@pawhaven/platform';
+import { currentUserId, forbidden, notFound, requireUser, unauthorized } from '@pawhaven/platform';
 import type { QueryDeps } from '../deps';
-import { AD_COLUMNS, prefixQuery, REQUEST_COLUMNS, toAdDto, toHistoryDto, toRequestDto, type AdRow, type HistoryRow, type RequestRow } from './ads';
+import { REQUEST_COLUMNS, toAdDto, toHistoryDto, toRequestDto, type AdRow, type HistoryRow, type RequestRow } from './ads';
+import { adsQuery, listAdoptionAds } from './listing';
 
 /** Reads of the adoption context, from the adoption-ads read model. */
 export function adoptionQueries({ db }: QueryDeps): Router {
   const router = Router();
   const knex = db.knex;
-
-  const adsQuery = (viewerId: string | undefined) => {
-    const q = knex('adoption_ads as a').leftJoin('users as u', 'u.id', 'a.owner_id').whereNull('a.deleted_at');
-    if (viewerId) {
-      // The viewer's own latest request on each ad, for 'Adoption request pending review' on the card.
-      q.select(
-        knex.raw(AD_COLUMNS),
-        knex.raw(
-          `(SELECT r.id FROM adoption_requests r WHERE r.ad_id = a.id AND r.requester_id = ? ORDER BY r.requested_at DESC LIMIT 1) AS my_request_id`,
-          [viewerId],
-        ),
-        knex.raw(
-          `(SELECT r.status FROM adoption_requests r WHERE r.ad_id = a.id AND r.requester_id = ? ORDER BY r.requested_at DESC LIMIT 1) AS my_request_status`,
-          [viewerId],
-        ),
-      );
-    } else {
-      q.select(knex.raw(AD_COLUMNS));
-    }
-    return q;
-  };
 
   const requestsOf = async (adIds: string[]) => {
     if (adIds.length === 0) return new Map<string, ReturnType<typeof toRequestDto>[]>();
@@ -44,26 +24,11 @@ export function adoptionQueries({ db }: QueryDeps): Router {
 
   /** Public listing: newest first, paginated (X-Total-Count), never the signed-in viewer's own ads. */
   router.get('/', async (req, res) => {
-    const query = adoptionListQuery.parse(req.query);
-    const viewerId = req.auth?.userId;
-    const q = adsQuery(viewerId).select(knex.raw('count(*) OVER () AS total_count'));
-    if (viewerId) q.whereNot('a.owner_id', viewerId);
-    if (query.filter === 'dog') q.where('a.pet_type', 'Dog');
-    else if (query.filter === 'cat') q.where('a.pet_type', 'Cat');
-    else if (query.filter === 'other') q.whereNotIn('a.pet_type', ['Dog', 'Cat']);
-    if (query.city) q.whereRaw('lower(a.location) LIKE ?', [`%${query.city.toLowerCase().replace(/[%_\\]/g, '\\$&')}%`]);
-    const search = query.q ? prefixQuery(query.q) : null;
-    if (search) q.whereRaw(`a.search @@ to_tsquery('simple', ?)`, [search]);
-    const rows = (await q
-      .orderBy('a.created_at', 'desc')
-      .orderBy('a.id', 'desc')
-      .limit(query.limit)
-      .offset((query.page - 1) * query.limit)) as (AdRow & { total_count: string })[];
-    const total = rows[0] ? Number(rows[0].total_count) : 0;
+    const { ads, total, page, limit } = await listAdoptionAds(knex, adoptionListQuery.parse(req.query), req.auth?.userId);
     res.setHeader('X-Total-Count', String(total));
-    res.setHeader('X-Page', String(query.page));
-    res.setHeader('X-Per-Page', String(query.limit));
-    res.json(rows.map(toAdDto));
+    res.setHeader('X-Page', String(page));
+    res.setHeader('X-Per-Page', String(limit));
+    res.json(ads);
   });
 
   /** The requester's own requests (spec: adoption history). */
@@ -82,9 +47,10 @@ export function adoptionQueries({ db }: QueryDeps): Router {
   router.get('/user/:userId', async (req, res) => {
     const { userId } = req.params;
     const includeRequests = req.query.includeRequests === 'true';
+    if (includeRequests && !req.auth) throw unauthorized('No token provided');
     if (includeRequests && req.auth?.userId !== userId && !req.auth?.isAdmin)
       throw forbidden('Only the owner can see the requests on these ads');
-    const rows = (await adsQuery(req.auth?.userId).where('a.owner_id', userId).orderBy('a.created_at', 'desc')) as AdRow[];
+    const rows = (await adsQuery(knex, req.auth?.userId).where('a.owner_id', userId).orderBy('a.created_at', 'desc')) as AdRow[];
     const ads = rows.map(toAdDto);
     if (includeRequests) {
       const requests = await requestsOf(ads.map((a) => a._id));
@@ -102,7 +68,7 @@ export function adoptionQueries({ db }: QueryDeps): Router {
   });
 
   router.get('/:id', async (req, res) => {
-    const row = (await adsQuery(req.auth?.userId).where('a.id', req.params.id).first()) as AdRow | undefined;
+    const row = (await adsQuery(knex, req.auth?.userId).where('a.id', req.params.id).first()) as AdRow | undefined;
     if (!row) throw notFound(M.adNotFound);
     res.json(toAdDto(row));
   });

@@ -1,0 +1,204 @@
+import { randomUUID } from 'node:crypto';
+import { adoptionListQuery, adoptionStream, type AdoptionEvent, type PetDetails } from '@pawhaven/contracts';
+import { startApp, type RunningApp } from '@pawhaven/gateway';
+import { ConsistencyWaiter, connectDatabase, PostgresEventStore, resolveJwtSecret, TokenService } from '@pawhaven/platform';
+import { allProjections } from '@pawhaven/projections';
+import { listAdoptionAds } from '@pawhaven/query-api';
+import { measureConcurrent, round } from '../lib/measure';
+import type { BenchContext, BenchRow, BenchSection } from '../lib/types';
+
+const PET_TYPES = ['Dog', 'Cat', 'Bird', 'Rabbit', 'Hamster', 'Other'] as const;
+const CITIES = ['Lahore', 'Karachi', 'Islamabad', 'Peshawar', 'Multan', 'Quetta'];
+
+const details = (i: number): PetDetails => ({
+  name: `Pet ${i}`,
+  age: String(1 + (i % 12)),
+  ageUnit: 'yrs',
+  petType: PET_TYPES[i % PET_TYPES.length]!,
+  breed: 'Mixed',
+  gender: null,
+  size: null,
+  vaccinated: i % 2 === 0,
+  spayedNeutered: null,
+  goodWithChildren: null,
+  goodWithDogs: null,
+  goodWithCats: null,
+  description: `A friendly companion looking for a home. Number ${i}.`,
+  location: CITIES[i % CITIES.length]!,
+  imageUrl: '/api/images/000000000000000000000000',
+});
+
+/** The whole app on the bench database, plus what a bench needs to act as many signed-in users. */
+async function benchApp(ctx: BenchContext) {
+  const app: RunningApp = await startApp({
+    databaseUrl: ctx.connectionString,
+    port: 0,
+    config: { LOG_LEVEL: 'silent', RATE_LIMIT_SIGNIN: 1_000_000 },
+  });
+  const db = connectDatabase(ctx.connectionString, { max: 8 });
+  const store = new PostgresEventStore(db.pool);
+  const tokens = new TokenService(await resolveJwtSecret(db.knex), 3600);
+  const waiter = new ConsistencyWaiter(db.knex, ctx.connectionString, allProjections.map((p) => p.name));
+  await waiter.start();
+  const tokenFor = (userId: string) => tokens.sign({ userId, sessionId: randomUUID(), isAdmin: false });
+  const publish = async (count: number, ownerId: string, concurrency = 8) => {
+    const ids: string[] = [];
+    let last = 0n;
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (next < count) {
+          const i = next++;
+          const adId = randomUUID();
+          ids.push(adId);
+          const event: AdoptionEvent = {
+            type: 'AdoptionAdPublished',
+            data: { adId, ownerId, details: details(i), publishedAt: new Date(Date.now() - (count - i) * 1000).toISOString() },
+          };
+          const r = await store.append(adoptionStream(adId), [{ ...event, metadata: { actorId: ownerId } }], 'no_stream');
+          if (r.position > last) last = r.position;
+        }
+      }),
+    );
+    await waiter.waitFor(last, 120_000);
+    return ids;
+  };
+  return {
+    app,
+    db,
+    waiter,
+    tokenFor,
+    publish,
+    async stop() {
+      await waiter.stop();
+      await store.close();
+      await db.close();
+      await app.stop();
+    },
+  };
+}
+
+const percentile = (sorted: number[], q: number) => round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0, 2);
+
+/** Requests sent at a steady rate (open loop); each measured until its effect is visible in the read models. */
+export const adoptionRequestLatency: BenchSection = {
+  name: 'adoption-latency',
+  title: 'RequestAdoption at a steady rate: command round trip vs command → visible in the read models',
+  columns: [
+    { key: 'measure', header: 'measure' },
+    { key: 'ratePerSecond', header: 'rate/s' },
+    { key: 'samples', header: 'samples' },
+    { key: 'p50Ms', header: 'p50 ms' },
+    { key: 'p99Ms', header: 'p99 ms' },
+    { key: 'failed', header: 'failed' },
+  ],
+  async run(ctx) {
+    const bench = await benchApp(ctx);
+    try {
+      const rate = 50;
+      const ads = await bench.publish(400, 'bench-owner');
+      const durationMs = Math.max(ctx.cellMs * 2, 2000);
+      const total = Math.floor((rate * durationMs) / 1000);
+      const commandMs: number[] = [];
+      const visibleMs: number[] = [];
+      let failed = 0;
+      const body = JSON.stringify({ name: 'Bench User', email: 'bench@gmail.com', phone: '+92 300 1234567', message: 'I would love to adopt.' });
+      const one = async (i: number) => {
+        const token = await bench.tokenFor(`bench-user-${i}`);
+        const t0 = performance.now();
+        const res = await fetch(`http://127.0.0.1:${bench.app.port}/api/adoptions/${ads[i % ads.length]}/request`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          body,
+        });
+        const t1 = performance.now();
+        if (res.status !== 201) {
+          failed++;
+          return;
+        }
+        const { position } = (await res.json()) as { position: string };
+        await bench.waiter.waitFor(BigInt(position), 10_000);
+        const t2 = performance.now();
+        commandMs.push(t1 - t0);
+        visibleMs.push(t2 - t0);
+      };
+      const started = performance.now();
+      const inFlight: Promise<void>[] = [];
+      for (let i = 0; i < total; i++) {
+        const due = started + (i * 1000) / rate;
+        const wait = due - performance.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        inFlight.push(one(i));
+      }
+      await Promise.all(inFlight);
+      commandMs.sort((a, b) => a - b);
+      visibleMs.sort((a, b) => a - b);
+      return [
+        { measure: 'baseline: POST request (command round trip)', ratePerSecond: rate, samples: commandMs.length, p50Ms: percentile(commandMs, 0.5), p99Ms: percentile(commandMs, 0.99), failed },
+        { measure: 'POST → visible in every read model', ratePerSecond: rate, samples: visibleMs.length, p50Ms: percentile(visibleMs, 0.5), p99Ms: percentile(visibleMs, 0.99), failed },
+      ] satisfies BenchRow[];
+    } finally {
+      await bench.stop();
+    }
+  },
+};
+
+/** The public listing over 10,000 ads through the whole HTTP stack, beside the same page's query alone. */
+export const adoptionListingThroughput: BenchSection = {
+  name: 'adoption-listing',
+  title: 'GET /api/adoptions with 10,000 ads vs the same page queried directly through the same pool',
+  columns: [
+    { key: 'page', header: 'page' },
+    { key: 'workers', header: 'workers' },
+    { key: 'httpPerSecond', header: 'HTTP GET/s' },
+    { key: 'queryPerSecond', header: 'bare query/s' },
+    { key: 'ratio', header: 'ratio' },
+    { key: 'httpP99Ms', header: 'HTTP p99 ms' },
+  ],
+  async run(ctx) {
+    const bench = await benchApp(ctx);
+    try {
+      ctx.log('seeding 10,000 ads…');
+      await bench.publish(10_000, 'bench-owner');
+      const rows: BenchRow[] = [];
+      const pages = [
+        { label: 'all, page 1', qs: '' },
+        { label: 'cats in Lahore, page 2', qs: 'filter=cat&city=lahore&page=2' },
+        { label: 'search "friendly", page 5', qs: 'q=friendly&page=5' },
+      ];
+      const workers = 4;
+      for (const { label, qs } of pages) {
+        const http = await measureConcurrent({
+          workers,
+          durationMs: ctx.cellMs,
+          maxOps: ctx.maxOpsPerCell,
+          op: async () => {
+            const res = await fetch(`http://127.0.0.1:${bench.app.port}/api/adoptions?${qs}`);
+            if (res.status !== 200) throw new Error(`GET /api/adoptions answered ${res.status}`);
+            await res.arrayBuffer();
+          },
+        });
+        const query = adoptionListQuery.parse(Object.fromEntries(new URLSearchParams(qs)));
+        const bare = await measureConcurrent({
+          workers,
+          durationMs: ctx.cellMs,
+          maxOps: ctx.maxOpsPerCell,
+          op: async () => {
+            await listAdoptionAds(bench.db.knex, query, undefined);
+          },
+        });
+        rows.push({
+          page: label,
+          workers,
+          httpPerSecond: http.perSecond,
+          queryPerSecond: bare.perSecond,
+          ratio: round(http.perSecond / Math.max(bare.perSecond, 1), 3),
+          httpP99Ms: http.latencyMs.p99,
+        });
+      }
+      return rows;
+    } finally {
+      await bench.stop();
+    }
+  },
+};
