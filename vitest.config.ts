@@ -9,15 +9,21 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['*/src/**/*.unit.test.ts'] },
+        test: { name: 'unit', include: ['*/src/**/*.unit.test.ts'], sequence: { groupOrder: 0 } },
       },
       {
         extends: true,
-        test: { name: 'integration', include: ['*/src/**/*.int.test.ts'], maxWorkers: 2 },
+        test: { name: 'integration', include: ['*/src/**/*.int.test.ts'], maxWorkers: 2, sequence: { groupOrder: 1 } },
       },
       {
         extends: true,
-        test: { name: 'browser', include: ['e2e/**/*.e2e.test.ts'], fileParallelism: false, testTimeout: 120_000 },
+        test: {
+          name: 'browser',
+          include: ['e2e/**/*.e2e.test.ts'],
+          fileParallelism: false,
+          testTimeout: 120_000,
+          sequence: { groupOrder: 2 },
+        },
       },
     ],
   },

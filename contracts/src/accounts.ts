@@ -126,9 +126,9 @@ export const updateProfileBody = z.object({
     .trim()
     .max(20)
     .refine((v) => v === '' || /^\+?[0-9\s-]{10,}$/.test(v), 'Please enter a valid phone number')
-    .default(''),
-  city: z.string().trim().max(ACCOUNT_LIMITS.cityMaxLength).default(''),
-  about: z.string().trim().max(ACCOUNT_LIMITS.aboutMaxLength, `About must be at most ${ACCOUNT_LIMITS.aboutMaxLength} characters`).default(''),
+    .optional(),
+  city: z.string().trim().max(ACCOUNT_LIMITS.cityMaxLength).optional(),
+  about: z.string().trim().max(ACCOUNT_LIMITS.aboutMaxLength, `About must be at most ${ACCOUNT_LIMITS.aboutMaxLength} characters`).optional(),
 });
 export const loginGoogleBody = z.object({ credential: trimmed('Google credential is required') });
 export const completeGoogleRegistrationBody = z.object({

@@ -14,8 +14,9 @@ export function createQueryApp(deps: QueryDeps, isRevoked: SessionRevocationChec
   app.disable('x-powered-by');
   app.use(express.json({ limit: '20kb' }));
   app.use(cookieParser());
-  app.use(authenticate(deps.tokens, isRevoked));
+  // Wait for the read models first: a revocation is read from the sessions projection.
   app.use(consistentReads(deps.consistency, deps.config.CONSISTENCY_WAIT_MS));
+  app.use(authenticate(deps.tokens, isRevoked));
   app.use(systemQueries(deps));
   app.use('/api/auth', accountQueries(deps));
   app.use('/api/adoptions', adoptionQueries(deps));

@@ -88,7 +88,7 @@ export function accountRoutes(deps: CommandDeps): Router {
     const secret = codes.newSessionSecret();
     const result = await run(state.userId, {
       type: 'StartSession',
-      data: { sessionId, secretHash: codes.hashSessionSecret(secret), rememberMe, now: now() },
+      data: { sessionId, secretHash: codes.hashSessionSecret(secret), rememberMe, rememberMeDays: config.REMEMBER_ME_DAYS, now: now() },
     });
     res.cookie(SESSION_COOKIE, `${state.userId}.${sessionId}.${secret}`, {
       httpOnly: true,
@@ -206,8 +206,15 @@ export function accountRoutes(deps: CommandDeps): Router {
   router.post('/signout', async (req, res) => {
     // Signing out works with the access token, the refresh cookie, or both; it always clears the cookie.
     const cookie = readSessionCookie(req);
-    const target = req.auth ?? (cookie ? { userId: cookie.userId, sessionId: cookie.sessionId } : null);
     res.clearCookie(SESSION_COOKIE, { path: '/api/auth' });
+    let target = req.auth ?? null;
+    if (!target && cookie) {
+      // The cookie alone must prove the session: its secret, not just the ids.
+      const { state } = await loadState(store, userStream(cookie.userId), userDecider);
+      const session = state.sessions[cookie.sessionId];
+      if (session && codes.sameHash(session.secretHash, codes.hashSessionSecret(cookie.secret)))
+        target = { userId: cookie.userId, sessionId: cookie.sessionId, isAdmin: state.isAdmin };
+    }
     if (!target) throw unauthorized('No token provided');
     const result = await run(target.userId, { type: 'RevokeSession', data: { sessionId: target.sessionId, now: now() } });
     res.json({ message: ACCOUNT_MESSAGES.signedOut, position: result.position === null ? undefined : String(result.position) });
@@ -341,7 +348,11 @@ export function accountRoutes(deps: CommandDeps): Router {
   router.post('/update-profile', requireUser, async (req, res) => {
     const body = updateProfileBody.parse(req.body);
     const userId = ownId(req, body.id);
-    const result = await run(userId, { type: 'UpdateProfile', data: { phone: body.phone, city: body.city, about: body.about } });
+    // Fields left out keep their value.
+    const result = await run(userId, (s) => ({
+      type: 'UpdateProfile',
+      data: { phone: body.phone ?? s.phone, city: body.city ?? s.city, about: body.about ?? s.about },
+    }));
     res.json({ message: ACCOUNT_MESSAGES.profileUpdated, user: userDto(result.state), position: String(result.position) });
   });
 

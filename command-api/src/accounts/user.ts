@@ -32,7 +32,7 @@ export type UserCommand =
   | { type: 'IssueRegistrationCode'; data: { codeHash: string; now: Date } }
   | { type: 'VerifyEmail'; data: { codeHash: string; now: Date } }
   | { type: 'LinkGoogleAccount'; data: { googleSubject: string; now: Date } }
-  | { type: 'StartSession'; data: { sessionId: string; secretHash: string; rememberMe: boolean; now: Date } }
+  | { type: 'StartSession'; data: { sessionId: string; secretHash: string; rememberMe: boolean; rememberMeDays: number; now: Date } }
   | { type: 'RevokeSession'; data: { sessionId: string; now: Date } }
   | { type: 'ChangePassword'; data: { currentPasswordMatches: boolean; passwordHash: string; now: Date } }
   | { type: 'RequestPasswordReset'; data: { codeHash: string; now: Date } }
@@ -115,6 +115,8 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
       return { ...state, status: 'active', registrationCode: null };
     case 'GoogleAccountLinked':
       return { ...state, googleSubject: event.data.googleSubject };
+    case 'UnverifiedPasswordDiscarded':
+      return { ...state, passwordHash: null };
     case 'SessionStarted': {
       const { sessionId, secretHash, expiresAt, rememberMe, startedAt } = event.data;
       return {
@@ -276,15 +278,18 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
       const events: UserEvent[] = [];
       if (state.googleSubject !== command.data.googleSubject)
         events.push({ type: 'GoogleAccountLinked', data: { googleSubject: command.data.googleSubject } });
-      // Google has proven the address, which is all e-mail verification asks.
-      if (state.status === 'pending_verification')
+      // Google has proven the address, which is all e-mail verification asks. A password set by an unverified
+      // sign-up may belong to someone else who typed this address: it must not open the proven account.
+      if (state.status === 'pending_verification') {
+        if (state.passwordHash) events.push({ type: 'UnverifiedPasswordDiscarded', data: {} });
         events.push({ type: 'EmailVerified', data: { verifiedAt: command.data.now.toISOString() } });
+      }
       return events;
     }
     case 'StartSession': {
       requireActive();
       const d = command.data;
-      const days = d.rememberMe ? 30 : 1;
+      const days = d.rememberMe ? d.rememberMeDays : 1;
       return [
         {
           type: 'SessionStarted',

@@ -124,7 +124,7 @@ describe('registration', () => {
 describe('sessions', () => {
   const start = {
     type: 'StartSession' as const,
-    data: { sessionId: 's1', secretHash: 'sh', rememberMe: false, now },
+    data: { sessionId: 's1', secretHash: 'sh', rememberMe: false, rememberMeDays: 30, now },
   };
 
   it('starts a one-day session for a verified user', () =>
@@ -266,11 +266,12 @@ describe('Google and admin', () => {
         },
       ]));
 
-  it('linking Google to an unverified account verifies it', () =>
+  it('linking Google to an unverified account verifies it and drops the unproven password', () =>
     given(registered, codeIssued)
       .when({ type: 'LinkGoogleAccount', data: { googleSubject: 'sub-1', now } })
       .then([
         { type: 'GoogleAccountLinked', data: { googleSubject: 'sub-1' } },
+        { type: 'UnverifiedPasswordDiscarded', data: {} },
         { type: 'EmailVerified', data: { verifiedAt: iso(now) } },
       ]));
 

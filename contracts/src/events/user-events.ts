@@ -24,6 +24,8 @@ export type UserEvent =
   | { type: 'RegistrationCodeRejected'; data: { attempt: number } }
   | { type: 'EmailVerified'; data: { verifiedAt: string } }
   | { type: 'GoogleAccountLinked'; data: { googleSubject: string } }
+  /** Google proved the address before the e-mail code did: a password chosen by whoever signed up is dropped. */
+  | { type: 'UnverifiedPasswordDiscarded'; data: Record<string, never> }
   | { type: 'SessionStarted'; data: { sessionId: string; secretHash: string; expiresAt: string; rememberMe: boolean; startedAt: string } }
   | { type: 'SessionRevoked'; data: { sessionId: string; revokedAt: string } }
   | { type: 'PasswordChanged'; data: { passwordHash: string; changedAt: string } }

@@ -10,7 +10,11 @@ import { startApp, type RunningApp } from '../app';
 
 export type TestDatabase = Awaited<ReturnType<typeof createTestDatabase>>;
 
-export type ApiResponse<B = any> = { status: number; body: B; headers: Headers; text: string };
+/** Response bodies are whatever JSON the server sent; tests assert on their shape. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Json = any;
+
+export type ApiResponse<B = Json> = { status: number; body: B; headers: Headers; text: string };
 
 export type RequestOptions = {
   body?: unknown;
@@ -24,7 +28,15 @@ export type RequestOptions = {
 
 export type RegisteredUser = {
   token: string;
-  user: { _id: string; id: string; username: string; email: string; isVeterinarian: boolean; isAdmin: boolean; [k: string]: unknown };
+  user: {
+    _id: string;
+    id: string;
+    username: string;
+    email: string;
+    isVeterinarian: boolean;
+    isAdmin: boolean;
+    [k: string]: unknown;
+  };
   /** `ph_session=…`, ready for a Cookie header. */
   cookie: string;
   email: string;
@@ -51,6 +63,10 @@ export type StartTestAppOptions = {
   googleKeys?: JWTVerifyGetKey;
   /** Reuse a database (it is then not dropped on stop). */
   db?: TestDatabase;
+  /** Serve a built frontend from here (by default none is served: API tests only). */
+  frontendDir?: string;
+  /** Seed the demo accounts (off by default). */
+  demoData?: boolean;
 };
 
 const GENEROUS_LIMITS: Partial<Config> = {
@@ -72,7 +88,8 @@ export async function startTestApp(opts: StartTestAppOptions = {}): Promise<Test
       port: 0,
       config: { ...GENEROUS_LIMITS, ...opts.config },
       googleKeys: opts.googleKeys,
-      frontendDir: '/nonexistent',
+      frontendDir: opts.frontendDir ?? '/nonexistent',
+      demoData: opts.demoData ?? false,
     });
   } catch (e) {
     if (ownsDb) await db.drop();
@@ -94,7 +111,8 @@ export async function startTestApp(opts: StartTestAppOptions = {}): Promise<Test
 
 let counter = 0;
 /** A unique lower-case name for this test run (usernames, e-mail local parts). */
-export const uniqueName = (prefix = 'user') => `${prefix}${Date.now().toString(36)}${(counter++).toString(36)}`;
+export const uniqueName = (prefix = 'user') =>
+  `${prefix}${Date.now().toString(36)}${(counter++).toString(36)}`;
 
 /** The `name=value` pair of a Set-Cookie header, or null. */
 export function sessionCookie(headers: Headers, name = 'ph_session'): string | null {
@@ -103,10 +121,14 @@ export function sessionCookie(headers: Headers, name = 'ph_session'): string | n
 }
 
 export function createApi(baseUrl: string) {
-  async function request<B = any>(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<B>> {
+  async function request<B = Json>(
+    method: string,
+    path: string,
+    opts: RequestOptions = {},
+  ): Promise<ApiResponse<B>> {
     const headers: Record<string, string> = { ...opts.headers };
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-    let body: BodyInit | undefined;
+    let body: FormData | string | undefined;
     if (opts.form) body = opts.form;
     else if (opts.raw !== undefined) body = opts.raw;
     else if (opts.body !== undefined) {
@@ -122,13 +144,16 @@ export function createApi(baseUrl: string) {
 
   const api = {
     request,
-    post: <B = any>(path: string, body?: unknown, token?: string, headers?: Record<string, string>) =>
+    post: <B = Json>(path: string, body?: unknown, token?: string, headers?: Record<string, string>) =>
       request<B>('POST', path, { body: body ?? {}, token, headers }),
-    get: <B = any>(path: string, token?: string, headers?: Record<string, string>) => request<B>('GET', path, { token, headers }),
-    del: <B = any>(path: string, token?: string, headers?: Record<string, string>) => request<B>('DELETE', path, { token, headers }),
-    put: <B = any>(path: string, body?: unknown, token?: string) => request<B>('PUT', path, { body: body ?? {}, token }),
+    get: <B = Json>(path: string, token?: string, headers?: Record<string, string>) =>
+      request<B>('GET', path, { token, headers }),
+    del: <B = Json>(path: string, token?: string, headers?: Record<string, string>) =>
+      request<B>('DELETE', path, { token, headers }),
+    put: <B = Json>(path: string, body?: unknown, token?: string) =>
+      request<B>('PUT', path, { body: body ?? {}, token }),
     /** multipart/form-data with one file (and optional extra fields). */
-    upload: <B = any>(
+    upload: <B = Json>(
       path: string,
       file: { field: string; bytes: Uint8Array; filename: string; type: string },
       token?: string,
@@ -136,13 +161,15 @@ export function createApi(baseUrl: string) {
     ) => {
       const form = new FormData();
       for (const [k, v] of Object.entries(fields)) form.append(k, v);
-      form.append(file.field, new Blob([file.bytes], { type: file.type }), file.filename);
+      form.append(file.field, new Blob([new Uint8Array(file.bytes)], { type: file.type }), file.filename);
       return request<B>('POST', path, { form, token });
     },
 
     /** The newest six-digit code mailed to `email`, read from the dev mailbox. */
     async readCode(email: string): Promise<string> {
-      const mails = await api.get<{ to: string; subject: string; text: string }[]>(`/dev/mailbox?to=${encodeURIComponent(email)}`);
+      const mails = await api.get<{ to: string; subject: string; text: string }[]>(
+        `/dev/mailbox?to=${encodeURIComponent(email)}`,
+      );
       if (mails.status !== 200) throw new Error(`GET /dev/mailbox answered ${mails.status}`);
       const code = mails.body[0]?.text.match(/\b(\d{6})\b/)?.[1];
       if (!code) throw new Error(`no code mailed to ${email}`);
@@ -151,21 +178,44 @@ export function createApi(baseUrl: string) {
 
     /** Registers, verifies (with the mailed code) and signs in a user. */
     async registerVerifiedUser(
-      input: { username?: string; email?: string; password?: string; isVeterinarian?: boolean; rememberMe?: boolean } = {},
+      input: {
+        username?: string;
+        email?: string;
+        password?: string;
+        isVeterinarian?: boolean;
+        rememberMe?: boolean;
+      } = {},
     ): Promise<RegisteredUser> {
       const username = input.username ?? uniqueName();
       const email = input.email ?? `${username.toLowerCase().replace(/[^a-z0-9]/g, '')}@gmail.com`;
       const password = input.password ?? TEST_PASSWORD;
-      const reg = await api.post('/api/auth/register', { username, email, password, isVeterinarian: input.isVeterinarian ?? false });
+      const reg = await api.post('/api/auth/register', {
+        username,
+        email,
+        password,
+        isVeterinarian: input.isVeterinarian ?? false,
+      });
       if (reg.status !== 201) throw new Error(`register answered ${reg.status}: ${reg.text}`);
       const otp = await api.readCode(email);
       const ver = await api.post('/api/auth/verify-registration', { email, otp });
       if (ver.status !== 200) throw new Error(`verify-registration answered ${ver.status}: ${ver.text}`);
-      const signin = await api.post('/api/auth/signin', { email, password, rememberMe: input.rememberMe ?? false });
+      const signin = await api.post('/api/auth/signin', {
+        email,
+        password,
+        rememberMe: input.rememberMe ?? false,
+      });
       if (signin.status !== 200) throw new Error(`signin answered ${signin.status}: ${signin.text}`);
       const cookie = sessionCookie(signin.headers);
       if (!cookie) throw new Error('signin set no session cookie');
-      return { token: signin.body.token, user: signin.body.user, cookie, email, password, username, position: signin.body.position };
+      return {
+        token: signin.body.token,
+        user: signin.body.user,
+        cookie,
+        email,
+        password,
+        username,
+        position: signin.body.position,
+      };
     },
   };
   return api;
@@ -188,6 +238,8 @@ export type GoogleTokenClaims = {
   exp?: number | string;
 };
 
+export type GoogleSigningKey = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
+
 export const GOOGLE_TEST_CLIENT_ID = 'test-client';
 
 export async function createGoogleTestKeys(): Promise<GoogleTestKeys> {
@@ -200,7 +252,10 @@ export async function createGoogleTestKeys(): Promise<GoogleTestKeys> {
   };
 }
 
-export async function signGoogleToken(privateKey: CryptoKey, claims: GoogleTokenClaims = {}): Promise<string> {
+export async function signGoogleToken(
+  privateKey: GoogleSigningKey,
+  claims: GoogleTokenClaims = {},
+): Promise<string> {
   const email = claims.email ?? `${uniqueName('g')}@gmail.com`;
   return new SignJWT({
     email,
