@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { PostgresEventStore, type ExpectedRevision } from '@pawhaven/platform';
+import { measureInterleaved, round, type Cell } from '../lib/measure';
+import type { BenchContext, BenchRow, BenchSection } from '../lib/types';
+
+const WRITERS = [1, 4, 16];
+/** A writer moves to a new stream after this many events, like the aggregates of the app. */
+const EVENTS_PER_STREAM = 100;
+
+const payload = (i: number) => ({ petId: `pet-${i}`, name: 'Bilo', species: 'cat', city: 'Lahore', n: i });
+
+/** The same kind of pool on both sides: one connection per writer, plus one (the store's NOTIFY). */
+function poolFor(ctx: BenchContext, writers: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString: ctx.connectionString, max: writers + 1 });
+  pool.on('error', () => {});
+  return pool;
+}
+
+/** One event per append, exact expected revision, every writer on its own streams. */
+function eventStoreCell(store: PostgresEventStore, writers: number, run: string): Cell {
+  const state = Array.from({ length: writers }, () => ({ stream: 0, expected: 'no_stream' as ExpectedRevision }));
+  return {
+    name: 'event store',
+    workers: writers,
+    op: async (w, i) => {
+      const s = state[w]!;
+      const stream = `bench-${run}-${writers}w${w}-s${s.stream}`;
+      const r = await store.append(stream, [{ type: 'PetListed', data: payload(i) }], s.expected);
+      if (r.nextRevision >= BigInt(EVENTS_PER_STREAM - 1)) {
+        s.stream++;
+        s.expected = 'no_stream';
+      } else {
+        s.expected = r.nextRevision;
+      }
+    },
+  };
+}
+
+/** The baseline: a single-row INSERT into a plain table of similar shape (bigint identity, text, jsonb). */
+function rawInsertCell(pool: pg.Pool, writers: number, run: string): Cell {
+  return {
+    name: 'raw INSERT',
+    workers: writers,
+    op: async (w, i) => {
+      await pool.query('INSERT INTO bench_raw_events (stream_id, type, data) VALUES ($1, $2, $3)', [
+        `bench-${run}-${writers}w${w}-s${Math.floor(i / EVENTS_PER_STREAM)}`,
+        'PetListed',
+        JSON.stringify(payload(i)),
+      ]);
+    },
+  };
+}
+
+/** ARCHITECTURE §8: append throughput of the PostgreSQL adapter close to raw single-row INSERT throughput. */
+export const appendThroughput: BenchSection = {
+  name: 'append-throughput',
+  title: 'PostgresEventStore.append (1 event, exact expected revision) vs raw single-row INSERT',
+  columns: [
+    { key: 'writers', header: 'writers' },
+    { key: 'eventStorePerSecond', header: 'event store appends/s' },
+    { key: 'rawInsertPerSecond', header: 'raw INSERT/s' },
+    { key: 'ratio', header: 'ratio', format: (v) => (typeof v === 'number' ? v.toFixed(2) : '–') },
+  ],
+  async run(ctx) {
+    const admin = new pg.Client({ connectionString: ctx.connectionString });
+    await admin.connect();
+    await admin.query(`
+      DROP TABLE IF EXISTS bench_raw_events;
+      CREATE TABLE bench_raw_events (
+        id        bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        stream_id text NOT NULL,
+        type      text NOT NULL,
+        data      jsonb NOT NULL
+      )`);
+    await admin.end();
+    const run = randomUUID().slice(0, 8);
+    const rows: BenchRow[] = [];
+    for (const writers of WRITERS) {
+      const storePool = poolFor(ctx, writers);
+      const rawPool = poolFor(ctx, writers);
+      const store = new PostgresEventStore(storePool);
+      try {
+        const [es, raw] = await measureInterleaved(
+          [eventStoreCell(store, writers, run), rawInsertCell(rawPool, writers, run)],
+          { durationMs: ctx.cellMs, maxOps: ctx.maxOpsPerCell },
+        );
+        ctx.log(
+          `  ${String(writers).padStart(2)} writer(s): event store ${es!.ops} appends in ${es!.seconds} s, raw ${raw!.ops} inserts in ${raw!.seconds} s`,
+        );
+        rows.push({
+          writers,
+          eventStorePerSecond: es!.perSecond,
+          rawInsertPerSecond: raw!.perSecond,
+          ratio: raw!.perSecond > 0 ? round(es!.perSecond / raw!.perSecond, 3) : null,
+          eventStoreOps: es!.ops,
+          rawInsertOps: raw!.ops,
+          eventStoreSeconds: es!.seconds,
+          rawInsertSeconds: raw!.seconds,
+          eventStoreP50Ms: es!.latencyMs.p50,
+          eventStoreP99Ms: es!.latencyMs.p99,
+          rawInsertP50Ms: raw!.latencyMs.p50,
+          rawInsertP99Ms: raw!.latencyMs.p99,
+        });
+      } finally {
+        await store.close();
+        await Promise.all([storePool.end(), rawPool.end()]);
+      }
+    }
+    return rows;
+  },
+};
