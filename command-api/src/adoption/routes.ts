@@ -6,6 +6,7 @@ import {
   adoptionAdBody,
   adoptionAdUpdateBody,
   adoptionRequestBody,
+  adIdOfStream,
   adoptionStream,
   DEFAULT_AGE_UNIT,
   DEFAULT_BREED,
@@ -13,7 +14,7 @@ import {
   type AdoptionAdInput,
   type PetDetails,
 } from '@pawhaven/contracts';
-import { badRequest, currentUserId, handleCommand, loadState, notFound, unauthorized } from '@pawhaven/platform';
+import { badRequest, ConcurrencyError, currentUserId, handleCommand, loadState, notFound, unauthorized } from '@pawhaven/platform';
 import type { CommandDeps } from '../deps';
 import { singleUpload, uploadedFile } from '../http/upload';
 import { storeImage, type ImageKind } from '../images/image-store';
@@ -51,16 +52,43 @@ export function adoptionRoutes(deps: CommandDeps): Router {
   const now = deps.now ?? (() => new Date());
   const router = Router();
 
-  const run = (adId: string, command: AdoptionCommand, actorId: string) =>
-    handleCommand(store, adoptionStream(adId), adoptionAdDecider, command, { actorId });
+  /**
+   * A concurrent append to the same ad (another user's request, the owner's other tab) only means our decision
+   * was made on a stale revision: decide again on the fresh one. The rules then answer (e.g. 409 'already
+   * answered' for the losing accept) instead of refusing a request that does not conflict at all.
+   */
+  const run = async (adId: string, command: AdoptionCommand, actorId: string) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await handleCommand(store, adoptionStream(adId), adoptionAdDecider, command, { actorId });
+      } catch (error) {
+        if (!(error instanceof ConcurrencyError) || attempt >= 10) throw error;
+      }
+    }
+  };
 
   const loadAd = (adId: string) => loadState(store, adoptionStream(adId), adoptionAdDecider);
 
-  /** Which ad a request belongs to, from the read model (request ids are global). */
+  /**
+   * Which ad a request belongs to (request ids are global). The read model knows every request up to the
+   * adoption-ads checkpoint (read first); one sent a moment ago may lie past it, so the unprojected tail of the log
+   * is searched too. Otherwise withdrawing or answering right after the request answers 404.
+   */
   const adOfRequest = async (requestId: string) => {
+    const checkpoint = await db
+      .knex('projection_checkpoints')
+      .where({ name: 'adoption-ads' })
+      .first<{ transaction_id: string; position: string } | undefined>('transaction_id', 'position');
     const row = await db.knex('adoption_requests').where({ id: requestId }).first<{ ad_id: string } | undefined>('ad_id');
-    if (!row) throw notFound(M.requestNotFound);
-    return row.ad_id;
+    if (row) return row.ad_id;
+    const tail = await db.knex.raw<{ rows: { stream_id: string }[] }>(
+      `SELECT stream_id FROM events WHERE (transaction_id, position) > (?::text::xid8, ?::bigint)
+         AND type = 'AdoptionRequested' AND data->>'requestId' = ? LIMIT 1`,
+      [checkpoint?.transaction_id ?? '0', checkpoint?.position ?? '0', requestId],
+    );
+    const streamId = tail.rows[0]?.stream_id;
+    if (!streamId) throw notFound(M.requestNotFound);
+    return adIdOfStream(streamId);
   };
 
   const validUuid = (id: string, message: string) => {
