@@ -22,7 +22,12 @@ export const palette = {
 export const themeOptions: ThemeOptions = {
   palette: {
     mode: 'light',
-    primary: { main: palette.terracotta, light: palette.terracottaLight, dark: palette.terracottaDark, contrastText: '#fff' },
+    primary: {
+      main: palette.terracotta,
+      light: palette.terracottaLight,
+      dark: palette.terracottaDark,
+      contrastText: '#fff',
+    },
     secondary: { main: palette.teal, light: palette.tealLight, dark: palette.tealDark, contrastText: '#fff' },
     warning: { main: palette.amber, contrastText: palette.cocoa },
     success: { main: '#2E7D4F' },
@@ -48,7 +53,10 @@ export const themeOptions: ThemeOptions = {
       styleOverrides: { root: { borderRadius: 999, paddingInline: 18 } },
     },
     MuiPaper: { styleOverrides: { rounded: { borderRadius: 16 } } },
-    MuiCard: { defaultProps: { elevation: 0 }, styleOverrides: { root: { border: '1px solid rgba(61, 44, 41, 0.10)' } } },
+    MuiCard: {
+      defaultProps: { elevation: 0 },
+      styleOverrides: { root: { border: '1px solid rgba(61, 44, 41, 0.10)' } },
+    },
     MuiTextField: { defaultProps: { fullWidth: true, margin: 'normal' } },
     MuiAppBar: { defaultProps: { elevation: 0, color: 'inherit' } },
     MuiLink: { defaultProps: { underline: 'hover' } },

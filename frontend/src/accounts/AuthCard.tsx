@@ -6,7 +6,15 @@ import Typography from '@mui/material/Typography';
 import PetsIcon from '@mui/icons-material/Pets';
 
 /** The frame shared by the account screens: a centred card that fills a phone screen comfortably. */
-export function AuthCard({ title, subtitle, children }: { title: string; subtitle?: ReactNode; children: ReactNode }) {
+export function AuthCard({
+  title,
+  subtitle,
+  children,
+}: {
+  title: string;
+  subtitle?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <Container maxWidth="sm" sx={{ py: { xs: 3, sm: 6 }, px: { xs: 1.5, sm: 3 } }}>
       <Paper sx={{ p: { xs: 2.5, sm: 5 }, border: 1, borderColor: 'divider' }} elevation={0}>

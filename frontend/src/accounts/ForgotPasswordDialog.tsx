@@ -16,7 +16,15 @@ import { resetFlow } from '../shared/storage';
 import { accountsApi } from './api';
 
 /** Forgot Password: asks the email (accepted domain only), sends a code and goes to /verify-code. */
-export function ForgotPasswordDialog({ open, onClose, initialEmail }: { open: boolean; onClose: () => void; initialEmail: string }) {
+export function ForgotPasswordDialog({
+  open,
+  onClose,
+  initialEmail,
+}: {
+  open: boolean;
+  onClose: () => void;
+  initialEmail: string;
+}) {
   const navigate = useNavigate();
   const { data: config } = useConfig();
   const [email, setEmail] = useState(initialEmail);
@@ -26,7 +34,8 @@ export function ForgotPasswordDialog({ open, onClose, initialEmail }: { open: bo
 
   const validate = (value: string): string | null => {
     if (!value.trim()) return ACCOUNT_MESSAGES.emailRequired;
-    if (config && !isAcceptedEmail(value, config.acceptedEmailDomain)) return invalidResetEmailMessage(config.acceptedEmailDomain);
+    if (config && !isAcceptedEmail(value, config.acceptedEmailDomain))
+      return invalidResetEmailMessage(config.acceptedEmailDomain);
     return null;
   };
 
@@ -40,11 +49,18 @@ export function ForgotPasswordDialog({ open, onClose, initialEmail }: { open: bo
     send.mutate(address, {
       onSuccess: (res) => {
         resetFlow.setEmail(address);
-        onClose();
-        navigate('/verify-code', { state: { email: address, notice: res?.message || ACCOUNT_MESSAGES.resetCodeSent } });
+        navigate('/verify-code', {
+          state: { email: address, notice: res?.message || ACCOUNT_MESSAGES.resetCodeSent },
+        });
       },
       onError: (err) =>
-        setError(errorText(err, 'Failed to send verification code.', 'An error occurred while sending the verification code.')),
+        setError(
+          errorText(
+            err,
+            'Failed to send verification code.',
+            'An error occurred while sending the verification code.',
+          ),
+        ),
     });
   };
 
@@ -60,7 +76,9 @@ export function ForgotPasswordDialog({ open, onClose, initialEmail }: { open: bo
       <form onSubmit={onSubmit} noValidate>
         <DialogTitle id="forgot-password-title">Forgot Password</DialogTitle>
         <DialogContent>
-          <DialogContentText>Enter the email of your account and we&apos;ll send you a verification code.</DialogContentText>
+          <DialogContentText>
+            Enter the email of your account and we&apos;ll send you a verification code.
+          </DialogContentText>
           <TextField
             id="forgot-email"
             label="Email"

@@ -40,7 +40,8 @@ function loadGoogleIdentity(): Promise<GoogleId> {
     script.src = GSI_SRC;
     script.async = true;
     script.defer = true;
-    script.onload = () => (window.google?.accounts?.id ? resolve(window.google.accounts.id) : reject(new Error('gsi')));
+    script.onload = () =>
+      window.google?.accounts?.id ? resolve(window.google.accounts.id) : reject(new Error('gsi'));
     script.onerror = () => {
       gsiLoading = null;
       script.remove();
@@ -51,7 +52,13 @@ function loadGoogleIdentity(): Promise<GoogleId> {
   return gsiLoading;
 }
 
-function GoogleButton({ clientId, onCredential }: { clientId: string; onCredential: (credential: string) => void }) {
+function GoogleButton({
+  clientId,
+  onCredential,
+}: {
+  clientId: string;
+  onCredential: (credential: string) => void;
+}) {
   const ref = useRef<HTMLDivElement>(null);
   const callback = useRef(onCredential);
   callback.current = onCredential;
@@ -62,7 +69,11 @@ function GoogleButton({ clientId, onCredential }: { clientId: string; onCredenti
     loadGoogleIdentity()
       .then((gsi) => {
         if (!live || !ref.current) return;
-        gsi.initialize({ client_id: clientId, callback: (r) => callback.current(r.credential), ux_mode: 'popup' });
+        gsi.initialize({
+          client_id: clientId,
+          callback: (r) => callback.current(r.credential),
+          ux_mode: 'popup',
+        });
         gsi.renderButton(ref.current, {
           type: 'standard',
           theme: 'outline',
@@ -95,8 +106,9 @@ type Pending = { email: string; username: string; credential: string };
 /**
  * The Google button (only when the server has a Google client id) and the 'Welcome, {name}!' dialog that
  * completes a first Google sign-in by asking how the user registers (spec 000 §2, §4).
+ * The server keeps Google sessions persistent, so the browser keeps them in localStorage to match.
  */
-export function GoogleAuth({ persistent = false }: { persistent?: boolean }) {
+export function GoogleAuth() {
   const { data: config } = useConfig();
   const completeSignIn = useCompleteSignIn();
   const [pending, setPending] = useState<Pending | null>(null);
@@ -113,7 +125,7 @@ export function GoogleAuth({ persistent = false }: { persistent?: boolean }) {
       if (res.needsUserType) {
         setPending({ email: res.email, username: res.username, credential });
       } else if (res.token && res.user) {
-        completeSignIn(res, persistent);
+        completeSignIn(res, true);
       } else {
         setError('Login failed: No token received.');
       }
@@ -135,7 +147,7 @@ export function GoogleAuth({ persistent = false }: { persistent?: boolean }) {
         return;
       }
       setPending(null);
-      completeSignIn(res, persistent);
+      completeSignIn(res, true);
     } catch (err) {
       setError(errorText(err, 'Google registration failed', 'An error occurred during Google registration'));
     } finally {
@@ -152,17 +164,34 @@ export function GoogleAuth({ persistent = false }: { persistent?: boolean }) {
           {error}
         </Alert>
       )}
-      <Dialog open={pending !== null} onClose={() => !busy && setPending(null)} aria-labelledby="google-welcome-title" fullWidth maxWidth="xs">
+      <Dialog
+        open={pending !== null}
+        onClose={() => !busy && setPending(null)}
+        aria-labelledby="google-welcome-title"
+        fullWidth
+        maxWidth="xs"
+      >
         <DialogTitle id="google-welcome-title" sx={{ pr: 6 }}>
           Welcome, {pending?.username}!
         </DialogTitle>
-        <IconButton aria-label="Close" onClick={() => setPending(null)} disabled={busy} sx={{ position: 'absolute', right: 8, top: 8 }}>
+        <IconButton
+          aria-label="Close"
+          onClick={() => setPending(null)}
+          disabled={busy}
+          sx={{ position: 'absolute', right: 8, top: 8 }}
+        >
           <CloseIcon />
         </IconButton>
         <DialogContent>
           <Typography sx={{ mb: 2 }}>How would you like to register?</Typography>
           <Stack spacing={1.5}>
-            <Button variant="contained" size="large" startIcon={<PersonIcon />} disabled={busy} onClick={() => void register(false)}>
+            <Button
+              variant="contained"
+              size="large"
+              startIcon={<PersonIcon />}
+              disabled={busy}
+              onClick={() => void register(false)}
+            >
               Regular User
             </Button>
             <Button

@@ -22,7 +22,10 @@ export function PasswordField({ successText, helperText, error, slotProps, ...pr
       helperText={showSuccess ? successText : helperText}
       slotProps={{
         ...slotProps,
-        formHelperText: { sx: showSuccess ? { color: 'success.main', fontWeight: 600 } : undefined, 'aria-live': 'polite' },
+        formHelperText: {
+          sx: showSuccess ? { color: 'success.main', fontWeight: 600 } : undefined,
+          'aria-live': 'polite',
+        },
         input: {
           endAdornment: (
             <InputAdornment position="end">

@@ -23,7 +23,7 @@ import { PageLoader } from '../shared/ui/PageLoader';
 import { UserAvatar } from '../shared/ui/UserAvatar';
 import { VetBadge } from '../shared/ui/VetBadge';
 import { accountsApi } from './api';
-import { formatDate } from './profile/display';
+import { formatDate, relativeActive } from './profile/display';
 
 type ProfileAd = {
   _id: string;
@@ -36,7 +36,15 @@ type ProfileAd = {
   likes?: unknown[];
   comments?: unknown[];
 };
-type ProfilePost = { _id: string; caption?: string; text?: string; imageUrl?: string; createdAt?: string; likes?: unknown[]; comments?: unknown[] };
+type ProfilePost = {
+  _id: string;
+  caption?: string;
+  text?: string;
+  imageUrl?: string;
+  createdAt?: string;
+  likes?: unknown[];
+  comments?: unknown[];
+};
 
 /** Lists that fail to load are shown as empty (spec 001 §4). */
 const listOrEmpty = async <T,>(path: string): Promise<T[]> => {
@@ -49,21 +57,6 @@ const listOrEmpty = async <T,>(path: string): Promise<T[]> => {
     return [];
   }
 };
-
-/** 'Less than an hour ago', '{n} hour(s) ago', '{n} day(s) ago', 'Never' (spec 001 §2). */
-export function relativeActive(value: string | null | undefined, now = Date.now()): string {
-  if (!value) return 'Never';
-  const t = new Date(value).getTime();
-  if (Number.isNaN(t)) return 'Never';
-  const hours = (now - t) / 3_600_000;
-  if (hours < 1) return 'Less than an hour ago';
-  if (hours < 24) {
-    const n = Math.floor(hours);
-    return `${n} hour${n === 1 ? '' : 's'} ago`;
-  }
-  const n = Math.floor(hours / 24);
-  return `${n} day${n === 1 ? '' : 's'} ago`;
-}
 
 export default function PublicProfilePage() {
   const { userId = '' } = useParams();
@@ -80,8 +73,14 @@ export default function PublicProfilePage() {
     },
     retry: false,
   });
-  const ads = useQuery({ queryKey: ['user-adoptions', userId], queryFn: () => listOrEmpty<ProfileAd>(`/api/adoptions/user/${encodeURIComponent(userId)}`) });
-  const posts = useQuery({ queryKey: ['user-posts', userId], queryFn: () => listOrEmpty<ProfilePost>(`/api/posts/user/${encodeURIComponent(userId)}`) });
+  const ads = useQuery({
+    queryKey: ['user-adoptions', userId],
+    queryFn: () => listOrEmpty<ProfileAd>(`/api/adoptions/user/${encodeURIComponent(userId)}`),
+  });
+  const posts = useQuery({
+    queryKey: ['user-posts', userId],
+    queryFn: () => listOrEmpty<ProfilePost>(`/api/posts/user/${encodeURIComponent(userId)}`),
+  });
 
   const header = (
     <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 2 }}>
@@ -131,40 +130,81 @@ export default function PublicProfilePage() {
     <Container maxWidth="md" sx={{ py: 3, px: { xs: 1.5, sm: 3 } }}>
       {header}
       <Paper sx={{ p: { xs: 2.5, sm: 4 }, border: 1, borderColor: 'divider' }} elevation={0}>
-        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={3} sx={{ alignItems: { xs: 'center', sm: 'flex-start' } }}>
+        <Stack
+          direction={{ xs: 'column', sm: 'row' }}
+          spacing={3}
+          sx={{ alignItems: { xs: 'center', sm: 'flex-start' } }}
+        >
           <UserAvatar username={user.username} profileImage={user.profileImage} size={104} />
           <Box sx={{ flex: 1, minWidth: 0, textAlign: { xs: 'center', sm: 'left' } }}>
-            <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 1, justifyContent: { xs: 'center', sm: 'flex-start' } }}>
-              <Typography variant="h4" component="h2" sx={{ fontSize: { xs: '1.6rem', sm: '2rem' }, wordBreak: 'break-word' }}>
+            <Stack
+              direction="row"
+              spacing={1}
+              sx={{
+                alignItems: 'center',
+                flexWrap: 'wrap',
+                rowGap: 1,
+                justifyContent: { xs: 'center', sm: 'flex-start' },
+              }}
+            >
+              <Typography
+                variant="h4"
+                component="h2"
+                sx={{ fontSize: { xs: '1.6rem', sm: '2rem' }, wordBreak: 'break-word' }}
+              >
                 {user.username}
               </Typography>
               {user.isVeterinarian && <VetBadge />}
             </Stack>
             {user.city && (
-              <Typography color="text.secondary" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, mt: 0.5 }}>
+              <Typography
+                color="text.secondary"
+                sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, mt: 0.5 }}
+              >
                 <LocationIcon fontSize="small" aria-hidden /> {user.city}
               </Typography>
             )}
-            <Typography sx={{ mt: 0.5, fontWeight: 700 }}>
-              {adList.length} Adoption Ads
-            </Typography>
-            <Typography sx={{ mt: 2, whiteSpace: 'pre-line', color: user.about ? 'text.primary' : 'text.secondary' }}>
+            <Typography sx={{ mt: 0.5, fontWeight: 700 }}>{adList.length} Adoption Ads</Typography>
+            <Typography
+              sx={{ mt: 2, whiteSpace: 'pre-line', color: user.about ? 'text.primary' : 'text.secondary' }}
+            >
               {user.about || "This user hasn't written a bio yet."}
             </Typography>
-            <Stack direction="row" spacing={2} sx={{ mt: 1.5, color: 'text.secondary', flexWrap: 'wrap', justifyContent: { xs: 'center', sm: 'flex-start' } }}>
+            <Stack
+              direction="row"
+              spacing={2}
+              sx={{
+                mt: 1.5,
+                color: 'text.secondary',
+                flexWrap: 'wrap',
+                justifyContent: { xs: 'center', sm: 'flex-start' },
+              }}
+            >
               {joined && <Typography variant="body2">Joined {joined}</Typography>}
-              {user.lastActive && <Typography variant="body2">Active {relativeActive(user.lastActive)}</Typography>}
+              {user.lastActive && (
+                <Typography variant="body2">Active {relativeActive(user.lastActive)}</Typography>
+              )}
             </Stack>
           </Box>
           {isOther && (
-            <Button component={Link} to={`/chat/${user.id || user._id}`} variant="contained" startIcon={<ChatIcon />}>
+            <Button
+              component={Link}
+              to={`/chat/${user.id || user._id}`}
+              variant="contained"
+              startIcon={<ChatIcon />}
+            >
               Message
             </Button>
           )}
         </Stack>
       </Paper>
 
-      <Tabs value={tab} onChange={(_, v: 'ads' | 'posts') => setTab(v)} sx={{ mt: 3, borderBottom: 1, borderColor: 'divider' }} variant="fullWidth">
+      <Tabs
+        value={tab}
+        onChange={(_, v: 'ads' | 'posts') => setTab(v)}
+        sx={{ mt: 3, borderBottom: 1, borderColor: 'divider' }}
+        variant="fullWidth"
+      >
         <Tab value="ads" label="Adoption Ads" id="tab-ads" aria-controls="panel-ads" />
         <Tab value="posts" label="Posts" id="tab-posts" aria-controls="panel-posts" />
       </Tabs>
@@ -174,12 +214,23 @@ export default function PublicProfilePage() {
           ads.isPending ? (
             <Typography color="text.secondary">Loading adoption ads...</Typography>
           ) : adList.length === 0 ? (
-            <Empty title="No Adoption Ads" text={`${user.username} hasn't posted any pets for adoption yet`} />
+            <Empty
+              title="No Adoption Ads"
+              text={`${user.username} hasn't posted any pets for adoption yet`}
+            />
           ) : (
-            <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, 1fr)', md: 'repeat(3, 1fr)' } }}>
+            <Box
+              sx={{
+                display: 'grid',
+                gap: 2,
+                gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, 1fr)', md: 'repeat(3, 1fr)' },
+              }}
+            >
               {adList.map((ad) => (
                 <Card key={ad._id}>
-                  {ad.imageUrl && <CardMedia component="img" height="160" image={ad.imageUrl} alt={ad.name ?? 'Pet'} />}
+                  {ad.imageUrl && (
+                    <CardMedia component="img" height="160" image={ad.imageUrl} alt={ad.name ?? 'Pet'} />
+                  )}
                   <CardContent>
                     <Chip label="Adoptable" color="success" size="small" sx={{ mb: 1 }} />
                     <Typography variant="h6" component="h3">
@@ -189,7 +240,8 @@ export default function PublicProfilePage() {
                       {ad.breed || 'Mixed'} · {ad.location || 'Location not specified'}
                     </Typography>
                     <Typography variant="body2" sx={{ mt: 1 }}>
-                      {ad.age ? `${ad.age} ${ad.ageUnit || 'yrs'}` : 'Age N/A'} · {ad.likes?.length ?? 0} likes · {ad.comments?.length ?? 0} comments
+                      {ad.age ? `${ad.age} ${ad.ageUnit || 'yrs'}` : 'Age N/A'} · {ad.likes?.length ?? 0}{' '}
+                      likes · {ad.comments?.length ?? 0} comments
                     </Typography>
                   </CardContent>
                 </Card>
@@ -204,14 +256,21 @@ export default function PublicProfilePage() {
           <Stack spacing={2}>
             {postList.map((post) => (
               <Card key={post._id}>
-                {post.imageUrl && <CardMedia component="img" height="220" image={post.imageUrl} alt={post.caption || 'Pet Story'} />}
+                {post.imageUrl && (
+                  <CardMedia
+                    component="img"
+                    height="220"
+                    image={post.imageUrl}
+                    alt={post.caption || 'Pet Story'}
+                  />
+                )}
                 <CardContent>
                   <Typography variant="h6" component="h3">
                     {post.caption || 'Pet Story'}
                   </Typography>
                   <Typography variant="body2" color="text.secondary">
-                    {formatDate(post.createdAt, { month: 'short', day: 'numeric' })} · {post.likes?.length ?? 0} likes ·{' '}
-                    {post.comments?.length ?? 0} comments
+                    {formatDate(post.createdAt, { month: 'short', day: 'numeric' })} ·{' '}
+                    {post.likes?.length ?? 0} likes · {post.comments?.length ?? 0} comments
                   </Typography>
                   {post.text && <Typography sx={{ mt: 1 }}>{post.text}</Typography>}
                 </CardContent>

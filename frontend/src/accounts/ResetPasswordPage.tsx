@@ -50,7 +50,11 @@ export default function ResetPasswordPage() {
     setError(null);
     setTouched(true);
     const problem = newPasswordProblem(password);
-    const cErr = !confirm ? ACCOUNT_MESSAGES.passwordRequired : password !== confirm ? ACCOUNT_MESSAGES.passwordsDoNotMatch : null;
+    const cErr = !confirm
+      ? ACCOUNT_MESSAGES.passwordRequired
+      : password !== confirm
+        ? ACCOUNT_MESSAGES.passwordsDoNotMatch
+        : null;
     setConfirmError(cErr);
     if (problem || cErr) return;
     reset.mutate(
@@ -65,7 +69,10 @@ export default function ResetPasswordPage() {
             ACCOUNT_LIMITS.redirectAfterVerifyMs,
           );
         },
-        onError: (err) => setError(errorText(err, 'Failed to reset password.', 'An error occurred while resetting the password.')),
+        onError: (err) =>
+          setError(
+            errorText(err, 'Failed to reset password.', 'An error occurred while resetting the password.'),
+          ),
       },
     );
   };

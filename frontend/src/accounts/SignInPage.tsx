@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Link as RouterLink, useLocation, useNavigate } from 'react-router-dom';
+import { Link as RouterLink, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { useMutation } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -32,7 +32,17 @@ export default function SignInPage() {
   const [fieldErrors, setFieldErrors] = useState<{ email?: string; password?: string }>({});
   const [error, setError] = useState<string | null>(null);
   const [unverifiedEmail, setUnverifiedEmail] = useState<string | null>(null);
-  const [forgotOpen, setForgotOpen] = useState(false);
+  // The Forgot Password link opens its dialog through the URL (`?forgot`), so it is a real, shareable link.
+  const [params, setParams] = useSearchParams();
+  const forgotOpen = params.has('forgot');
+  const closeForgot = () =>
+    setParams(
+      (p) => {
+        p.delete('forgot');
+        return p;
+      },
+      { replace: true, state },
+    );
   const signin = useMutation({ mutationFn: accountsApi.signin });
 
   const onSubmit = (e: FormEvent) => {
@@ -103,12 +113,21 @@ export default function SignInPage() {
           error={Boolean(fieldErrors.password)}
           helperText={fieldErrors.password}
         />
-        <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap', gap: 1, mt: 0.5 }}>
+        <Box
+          sx={{
+            display: 'flex',
+            alignItems: 'center',
+            justifyContent: 'space-between',
+            flexWrap: 'wrap',
+            gap: 1,
+            mt: 0.5,
+          }}
+        >
           <FormControlLabel
             control={<Checkbox checked={rememberMe} onChange={(e) => setRememberMe(e.target.checked)} />}
             label="Remember me"
           />
-          <Link component="button" type="button" onClick={() => setForgotOpen(true)} sx={{ fontWeight: 700 }}>
+          <Link component={RouterLink} to="?forgot" state={state} sx={{ fontWeight: 700 }}>
             Forgot Password?
           </Link>
         </Box>
@@ -133,12 +152,19 @@ export default function SignInPage() {
           </Alert>
         )}
 
-        <Button type="submit" variant="contained" size="large" fullWidth disabled={signin.isPending} sx={{ mt: 3 }}>
+        <Button
+          type="submit"
+          variant="contained"
+          size="large"
+          fullWidth
+          disabled={signin.isPending}
+          sx={{ mt: 3 }}
+        >
           {signin.isPending ? 'Signing in...' : 'Sign in'}
         </Button>
       </Box>
 
-      <GoogleAuth persistent={rememberMe} />
+      <GoogleAuth />
 
       <Typography textAlign="center" sx={{ mt: 3 }}>
         Don&apos;t have an account?{' '}
@@ -147,7 +173,7 @@ export default function SignInPage() {
         </Link>
       </Typography>
 
-      <ForgotPasswordDialog open={forgotOpen} onClose={() => setForgotOpen(false)} initialEmail={email.trim()} />
+      <ForgotPasswordDialog open={forgotOpen} onClose={closeForgot} initialEmail={email.trim()} />
     </AuthCard>
   );
 }

@@ -43,7 +43,9 @@ export default function SignUpPage() {
     e.preventDefault();
     setError(null);
     const parsed = registerBody.safeParse({ username, email, password, isVeterinarian });
-    const usernameIssue = parsed.success ? null : (parsed.error.issues.find((i) => i.path[0] === 'username')?.message ?? null);
+    const usernameIssue = parsed.success
+      ? null
+      : (parsed.error.issues.find((i) => i.path[0] === 'username')?.message ?? null);
     const next: Errors = {
       username: usernameIssue,
       email: signupEmailProblem(email, domain),
@@ -53,8 +55,12 @@ export default function SignUpPage() {
     setPasswordTouched(true);
     if (!parsed.success || next.username || next.email || next.password) return;
     register.mutate(parsed.data, {
-      onSuccess: (res) => navigate('/verify-registration', { state: { email: res?.email || parsed.data.email } }),
-      onError: (err) => setError(errorText(err, 'Registration failed', 'An error occurred while signing up. Please try again.')),
+      onSuccess: (res) =>
+        navigate('/verify-registration', { state: { email: res?.email || parsed.data.email } }),
+      onError: (err) =>
+        setError(
+          errorText(err, 'Registration failed', 'An error occurred while signing up. Please try again.'),
+        ),
     });
   };
 
@@ -70,7 +76,8 @@ export default function SignUpPage() {
           value={username}
           onChange={(e) => {
             setUsername(e.target.value);
-            if (errors.username) setField({ username: e.target.value.trim() ? null : ACCOUNT_MESSAGES.usernameRequired });
+            if (errors.username)
+              setField({ username: e.target.value.trim() ? null : ACCOUNT_MESSAGES.usernameRequired });
           }}
           error={Boolean(errors.username)}
           helperText={errors.username}

@@ -54,7 +54,8 @@ export default function VerifyCodePage() {
         resetFlow.setCode(trimmed);
         navigate('/reset-password');
       },
-      onError: (err) => setError(errorText(err, 'Failed to verify code.', 'An error occurred while verifying the code.')),
+      onError: (err) =>
+        setError(errorText(err, 'Failed to verify code.', 'An error occurred while verifying the code.')),
     });
   };
 
@@ -66,7 +67,8 @@ export default function VerifyCodePage() {
         setCode('');
         setNotice(ACCOUNT_MESSAGES.resetCodeResent);
       },
-      onError: (err) => setError(errorText(err, 'Failed to resend code.', 'An error occurred while resending the code.')),
+      onError: (err) =>
+        setError(errorText(err, 'Failed to resend code.', 'An error occurred while resending the code.')),
     });
   };
 
@@ -92,7 +94,13 @@ export default function VerifyCodePage() {
           }}
           error={Boolean(codeError)}
           helperText={codeError}
-          slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 12, style: { letterSpacing: '0.3em', fontSize: '1.2rem' } } }}
+          slotProps={{
+            htmlInput: {
+              inputMode: 'numeric',
+              maxLength: 12,
+              style: { letterSpacing: '0.3em', fontSize: '1.2rem' },
+            },
+          }}
         />
         {notice && (
           <Alert severity="info" role="status" sx={{ mt: 1 }}>
@@ -108,7 +116,14 @@ export default function VerifyCodePage() {
           <Button type="submit" variant="contained" size="large" fullWidth disabled={verify.isPending}>
             {verify.isPending ? 'Verifying...' : 'Verify Code'}
           </Button>
-          <Button type="button" variant="outlined" size="large" fullWidth onClick={onResend} disabled={resend.isPending}>
+          <Button
+            type="button"
+            variant="outlined"
+            size="large"
+            fullWidth
+            onClick={onResend}
+            disabled={resend.isPending}
+          >
             {resend.isPending ? 'Sending...' : 'Resend Code'}
           </Button>
         </Stack>

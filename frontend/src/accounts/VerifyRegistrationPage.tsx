@@ -60,7 +60,8 @@ export default function VerifyRegistrationPage() {
             ),
           );
         },
-        onError: (err) => setError(errorText(err, 'Verification failed', 'An error occurred while verifying the OTP')),
+        onError: (err) =>
+          setError(errorText(err, 'Verification failed', 'An error occurred while verifying the OTP')),
       },
     );
   };
@@ -79,7 +80,8 @@ export default function VerifyRegistrationPage() {
         setNotice(ACCOUNT_MESSAGES.otpResent);
         timers.current.push(window.setTimeout(() => setNotice(null), ACCOUNT_LIMITS.resendNoticeMs));
       },
-      onError: (err) => setError(errorText(err, 'Failed to resend OTP', 'An error occurred while resending OTP')),
+      onError: (err) =>
+        setError(errorText(err, 'Failed to resend OTP', 'An error occurred while resending OTP')),
     });
   };
 
@@ -123,14 +125,31 @@ export default function VerifyRegistrationPage() {
           }}
           error={Boolean(codeError)}
           helperText={codeError}
-          slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 12, style: { letterSpacing: '0.3em', fontSize: '1.2rem' } } }}
+          slotProps={{
+            htmlInput: {
+              inputMode: 'numeric',
+              maxLength: 12,
+              style: { letterSpacing: '0.3em', fontSize: '1.2rem' },
+            },
+          }}
         />
 
         <Box
-          sx={{ display: 'flex', alignItems: 'center', justifyContent: 'center', gap: 1, mt: 1, color: expired ? 'error.main' : 'text.secondary' }}
+          sx={{
+            display: 'flex',
+            alignItems: 'center',
+            justifyContent: 'center',
+            gap: 1,
+            mt: 1,
+            color: expired ? 'error.main' : 'text.secondary',
+          }}
         >
           <TimerIcon fontSize="small" aria-hidden />
-          <Typography role="timer" aria-label={expired ? 'Code expired' : `Code expires in ${mmss(remaining)}`} fontWeight={700}>
+          <Typography
+            role="timer"
+            aria-label={expired ? 'Code expired' : `Code expires in ${mmss(remaining)}`}
+            fontWeight={700}
+          >
             {expired ? 'Expired' : mmss(remaining)}
           </Typography>
         </Box>

@@ -22,13 +22,18 @@ export const accountsApi = {
   signout: () => api.post<Message>(`${AUTH}/signout`),
   loginGoogle: (credential: string) =>
     api.post<GoogleLoginResponse>(`${AUTH}/login-google`, { credential }, { auth: false }),
-  completeGoogleRegistration: (body: { email: string; username: string; isVeterinarian: boolean; credential: string }) =>
-    api.post<AuthResponse>(`${AUTH}/complete-google-registration`, body, { auth: false }),
+  completeGoogleRegistration: (body: {
+    email: string;
+    username: string;
+    isVeterinarian: boolean;
+    credential: string;
+  }) => api.post<AuthResponse>(`${AUTH}/complete-google-registration`, body, { auth: false }),
 
   forgotPassword: (email: string) => api.post<Message>(`${AUTH}/forgot-password`, { email }, { auth: false }),
   verifyResetCode: (email: string, code: string) =>
     api.post<Message>(`${AUTH}/verify-reset-code`, { email, code }, { auth: false }),
-  resendResetCode: (email: string) => api.post<Message>(`${AUTH}/resend-reset-code`, { email }, { auth: false }),
+  resendResetCode: (email: string) =>
+    api.post<Message>(`${AUTH}/resend-reset-code`, { email }, { auth: false }),
   resetPassword: (body: { email: string; code: string; newPassword: string }) =>
     api.post<Message>(`${AUTH}/reset-password`, body, { auth: false }),
 
@@ -38,9 +43,12 @@ export const accountsApi = {
     api.post<{ user: UserDto; message: string; position?: string }>(`${AUTH}/update-profile`, body),
   profile: () => api.get<{ success: boolean; data: UserDto }>(`${AUTH}/profile`),
   publicProfile: (userId: string) =>
-    api.get<{ success: boolean; message?: string; data: PublicUserDto }>(`${AUTH}/profile/${encodeURIComponent(userId)}`, {
-      auth: false,
-    }),
+    api.get<{ success: boolean; message?: string; data: PublicUserDto }>(
+      `${AUTH}/profile/${encodeURIComponent(userId)}`,
+      {
+        auth: false,
+      },
+    ),
   uploadProfileImage: (file: File) => {
     const form = new FormData();
     form.append('image', file);
@@ -50,5 +58,6 @@ export const accountsApi = {
       { timeoutMs: 30_000 },
     );
   },
-  removeProfileImage: () => api.delete<{ success: boolean; user: UserDto; position?: string }>(`${AUTH}/remove-profile-image`),
+  removeProfileImage: () =>
+    api.delete<{ success: boolean; user: UserDto; position?: string }>(`${AUTH}/remove-profile-image`),
 };

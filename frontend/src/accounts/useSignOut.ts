@@ -32,7 +32,11 @@ export function useSignOut() {
     } catch (err) {
       // The session had already ended on the server: the user is signed out either way.
       if (err instanceof ApiError && err.status === 401) finish('Signed out successfully!');
-      else toast(errorText(err, 'Failed to sign out. Please try again.', 'An error occurred while signing out.'), 'error');
+      else
+        toast(
+          errorText(err, 'Failed to sign out. Please try again.', 'An error occurred while signing out.'),
+          'error',
+        );
     } finally {
       setBusy(false);
     }

@@ -1,4 +1,9 @@
-import { ACCOUNT_MESSAGES, invalidDomainEmailMessage, isAcceptedEmail, passwordProblem } from '@pawhaven/contracts';
+import {
+  ACCOUNT_MESSAGES,
+  invalidDomainEmailMessage,
+  isAcceptedEmail,
+  passwordProblem,
+} from '@pawhaven/contracts';
 
 /**
  * Field checks of the account forms, composed from the shared contract rules (the server applies the same).

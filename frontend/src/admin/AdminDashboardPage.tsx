@@ -28,7 +28,13 @@ export default function AdminDashboardPage() {
           <Typography component="span" sx={{ opacity: 0.9 }} data-testid="admin-identity">
             {user?.username || user?.email}
           </Typography>
-          <Button color="inherit" variant="outlined" startIcon={<LogoutIcon />} onClick={() => void signOut()} disabled={busy}>
+          <Button
+            color="inherit"
+            variant="outlined"
+            startIcon={<LogoutIcon />}
+            onClick={() => void signOut()}
+            disabled={busy}
+          >
             Sign Out
           </Button>
         </Toolbar>

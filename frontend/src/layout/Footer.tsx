@@ -36,12 +36,16 @@ export function Footer() {
           <Box>
             <Logo light />
             <Typography sx={{ mt: 1.5, opacity: 0.85, maxWidth: 380 }}>
-              Rescue, adoption and veterinary care with Pakistan&apos;s animal-welfare community. Based in Lahore,
-              serving nationwide, with a 24/7 rescue support network.
+              Rescue, adoption and veterinary care with Pakistan&apos;s animal-welfare community. Based in
+              Lahore, serving nationwide, with a 24/7 rescue support network.
             </Typography>
           </Box>
           <Box component="nav" aria-label="Footer">
-            <Typography variant="subtitle2" component="h2" sx={{ mb: 1, textTransform: 'uppercase', letterSpacing: '0.08em', opacity: 0.7 }}>
+            <Typography
+              variant="subtitle2"
+              component="h2"
+              sx={{ mb: 1, textTransform: 'uppercase', letterSpacing: '0.08em', opacity: 0.7 }}
+            >
               Explore
             </Typography>
             <Box sx={{ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: 0.75 }}>
@@ -53,7 +57,11 @@ export function Footer() {
             </Box>
           </Box>
           <Box>
-            <Typography variant="subtitle2" component="h2" sx={{ mb: 1, textTransform: 'uppercase', letterSpacing: '0.08em', opacity: 0.7 }}>
+            <Typography
+              variant="subtitle2"
+              component="h2"
+              sx={{ mb: 1, textTransform: 'uppercase', letterSpacing: '0.08em', opacity: 0.7 }}
+            >
               Stay in touch
             </Typography>
             <Link
@@ -81,7 +89,16 @@ export function Footer() {
             </Stack>
           </Box>
         </Box>
-        <Typography variant="body2" sx={{ mt: 4, pt: 2, borderTop: '1px solid rgba(255,248,240,0.15)', opacity: 0.8, textAlign: 'center' }}>
+        <Typography
+          variant="body2"
+          sx={{
+            mt: 4,
+            pt: 2,
+            borderTop: '1px solid rgba(255,248,240,0.15)',
+            opacity: 0.8,
+            textAlign: 'center',
+          }}
+        >
           © {year} PawHaven. All rights reserved.
         </Typography>
       </Container>

@@ -45,10 +45,19 @@ export function Header() {
   const { signOut, busy } = useSignOut();
 
   const closeMenu = () => setMenuAnchor(null);
-  const isActive = (to: string, end?: boolean) => (end ? pathname === to : pathname === to || pathname.startsWith(`${to}/`));
+  const isActive = (to: string, end?: boolean) =>
+    end ? pathname === to : pathname === to || pathname.startsWith(`${to}/`);
 
   return (
-    <AppBar position="sticky" sx={{ borderBottom: 1, borderColor: 'divider', bgcolor: 'rgba(255,255,255,0.94)', backdropFilter: 'blur(8px)' }}>
+    <AppBar
+      position="sticky"
+      sx={{
+        borderBottom: 1,
+        borderColor: 'divider',
+        bgcolor: 'rgba(255,255,255,0.94)',
+        backdropFilter: 'blur(8px)',
+      }}
+    >
       <Toolbar sx={{ gap: 1, minHeight: { xs: 60, md: 68 }, px: { xs: 1, sm: 2 } }}>
         <IconButton
           aria-label="Open navigation"
@@ -62,7 +71,11 @@ export function Header() {
 
         <Logo />
 
-        <Box component="nav" aria-label="Main" sx={{ display: { xs: 'none', lg: 'flex' }, gap: 0.25, mx: 'auto' }}>
+        <Box
+          component="nav"
+          aria-label="Main"
+          sx={{ display: { xs: 'none', lg: 'flex' }, gap: 0.25, mx: 'auto' }}
+        >
           {NAV_ITEMS.map((item) => (
             <Button
               key={item.to}
@@ -82,7 +95,9 @@ export function Header() {
           ))}
         </Box>
 
-        <Box sx={{ display: 'flex', alignItems: 'center', gap: { xs: 0.5, sm: 1 }, ml: { xs: 'auto', lg: 0 } }}>
+        <Box
+          sx={{ display: 'flex', alignItems: 'center', gap: { xs: 0.5, sm: 1 }, ml: { xs: 'auto', lg: 0 } }}
+        >
           {user ? (
             <>
               <Tooltip title="Notifications">
@@ -102,7 +117,13 @@ export function Header() {
                 <UserAvatar username={user.username} profileImage={user.profileImage} size={34} aria-hidden />
                 <Box
                   component="span"
-                  sx={{ maxWidth: 140, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', display: { xs: 'none', sm: 'inline' } }}
+                  sx={{
+                    maxWidth: 140,
+                    overflow: 'hidden',
+                    textOverflow: 'ellipsis',
+                    whiteSpace: 'nowrap',
+                    display: { xs: 'none', sm: 'inline' },
+                  }}
                 >
                   Hi, {user.username}
                 </Box>
@@ -147,7 +168,13 @@ export function Header() {
               </Menu>
             </>
           ) : (
-            <Button component={Link} to="/signin" variant="contained" startIcon={<LoginIcon />} sx={{ whiteSpace: 'nowrap' }}>
+            <Button
+              component={Link}
+              to="/signin"
+              variant="contained"
+              startIcon={<LoginIcon />}
+              sx={{ whiteSpace: 'nowrap' }}
+            >
               Sign In
             </Button>
           )}

@@ -12,9 +12,21 @@ import SearchIcon from '@mui/icons-material/Search';
 import { palette } from '../theme';
 
 const STEPS = [
-  { Icon: SearchIcon, title: 'Find your pet', text: 'Browse dogs, cats and other companions looking for a loving home.' },
-  { Icon: EventAvailableIcon, title: 'Schedule a visit', text: 'Chat with the owner or shelter and meet your new friend.' },
-  { Icon: FavoriteIcon, title: 'Follow the adoption process', text: 'Send a request, get accepted and welcome them home.' },
+  {
+    Icon: SearchIcon,
+    title: 'Find your pet',
+    text: 'Browse dogs, cats and other companions looking for a loving home.',
+  },
+  {
+    Icon: EventAvailableIcon,
+    title: 'Schedule a visit',
+    text: 'Chat with the owner or shelter and meet your new friend.',
+  },
+  {
+    Icon: FavoriteIcon,
+    title: 'Follow the adoption process',
+    text: 'Send a request, get accepted and welcome them home.',
+  },
 ];
 
 /** The landing page: for now the hero and How It Works; the full landing content follows with its capability. */
@@ -28,21 +40,29 @@ export default function HomePage() {
         }}
       >
         <Container maxWidth="md" sx={{ textAlign: { xs: 'left', sm: 'center' } }}>
-          <Typography variant="overline" sx={{ color: 'secondary.main', fontWeight: 800, letterSpacing: '0.12em' }}>
+          <Typography
+            variant="overline"
+            sx={{ color: 'secondary.main', fontWeight: 800, letterSpacing: '0.12em' }}
+          >
             Pakistan&apos;s animal-welfare community
           </Typography>
-          <Typography variant="h2" component="h1" sx={{ fontSize: { xs: '2.4rem', sm: '3.2rem', md: '3.75rem' }, mt: 1 }}>
+          <Typography
+            variant="h2"
+            component="h1"
+            sx={{ fontSize: { xs: '2.4rem', sm: '3.2rem', md: '3.75rem' }, mt: 1 }}
+          >
             Adopt, don&apos;t shop
           </Typography>
-          <Typography variant="h6" component="p" color="text.secondary" sx={{ mt: 2, fontWeight: 500, maxWidth: 640, mx: 'auto' }}>
-            Every pet deserves a safe, loving home. Meet rescued dogs, cats and more, connect with vets and NGOs, and
-            share your pet moments with people who care.
-          </Typography>
-          <Stack
-            direction={{ xs: 'column', sm: 'row' }}
-            spacing={2}
-            sx={{ mt: 4, justifyContent: 'center' }}
+          <Typography
+            variant="h6"
+            component="p"
+            color="text.secondary"
+            sx={{ mt: 2, fontWeight: 500, maxWidth: 640, mx: 'auto' }}
           >
+            Every pet deserves a safe, loving home. Meet rescued dogs, cats and more, connect with vets and
+            NGOs, and share your pet moments with people who care.
+          </Typography>
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mt: 4, justifyContent: 'center' }}>
             <Button component={Link} to="/adoption" variant="contained" size="large">
               Find a pet to adopt
             </Button>
@@ -57,7 +77,9 @@ export default function HomePage() {
         <Typography variant="h4" component="h2" textAlign="center" gutterBottom>
           How It Works
         </Typography>
-        <Box sx={{ display: 'grid', gap: 3, mt: 3, gridTemplateColumns: { xs: '1fr', md: 'repeat(3, 1fr)' } }}>
+        <Box
+          sx={{ display: 'grid', gap: 3, mt: 3, gridTemplateColumns: { xs: '1fr', md: 'repeat(3, 1fr)' } }}
+        >
           {STEPS.map(({ Icon, title, text }, i) => (
             <Card key={title}>
               <CardContent sx={{ p: 3 }}>

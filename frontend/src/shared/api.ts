@@ -22,7 +22,13 @@ export class ApiError extends Error {
   readonly serverMessage: string | null;
   readonly body: unknown;
 
-  constructor(kind: 'http' | 'network', status: number, serverMessage: string | null, body: unknown, fallback: string) {
+  constructor(
+    kind: 'http' | 'network',
+    status: number,
+    serverMessage: string | null,
+    body: unknown,
+    fallback: string,
+  ) {
     super(serverMessage ?? fallback);
     this.name = 'ApiError';
     this.kind = kind;
@@ -37,7 +43,8 @@ export class ApiError extends Error {
  * the "an error occurred" text when it did not.
  */
 export function errorText(err: unknown, httpFallback: string, networkFallback: string): string {
-  if (err instanceof ApiError) return err.kind === 'http' ? (err.serverMessage ?? httpFallback) : networkFallback;
+  if (err instanceof ApiError)
+    return err.kind === 'http' ? (err.serverMessage ?? httpFallback) : networkFallback;
   return networkFallback;
 }
 
@@ -132,7 +139,8 @@ async function send(path: string, opts: RequestOptions): Promise<unknown> {
   }
 
   const data = await readBody(res);
-  if (data && typeof data === 'object' && 'position' in data) rememberPosition((data as { position: unknown }).position);
+  if (data && typeof data === 'object' && 'position' in data)
+    rememberPosition((data as { position: unknown }).position);
 
   if (res.status === 401 && token && opts.retry !== false) {
     if (await refreshSession()) return send(path, { ...opts, retry: false });

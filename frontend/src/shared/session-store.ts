@@ -16,7 +16,8 @@ function parseUser(raw: string | null): UserDto | null {
   if (!raw) return null;
   try {
     const value = JSON.parse(raw) as unknown;
-    if (value && typeof value === 'object' && ('_id' in value || 'id' in value)) return normaliseUser(value as UserDto);
+    if (value && typeof value === 'object' && ('_id' in value || 'id' in value))
+      return normaliseUser(value as UserDto);
   } catch {
     /* a broken entry is treated as no user */
   }
@@ -30,6 +31,7 @@ export function normaliseUser(user: UserDto): UserDto {
 }
 
 function readFromStorage(): Session {
+  if (typeof localStorage === 'undefined' || typeof sessionStorage === 'undefined') return EMPTY;
   for (const [storage, persistent] of [
     [localStorage, true],
     [sessionStorage, false],
@@ -103,7 +105,12 @@ export function tokenExpiry(token: string): number | null {
   const part = token.split('.')[1];
   if (!part) return null;
   try {
-    const json = atob(part.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(part.length / 4) * 4, '='));
+    const json = atob(
+      part
+        .replace(/-/g, '+')
+        .replace(/_/g, '/')
+        .padEnd(Math.ceil(part.length / 4) * 4, '='),
+    );
     const exp = (JSON.parse(json) as { exp?: unknown }).exp;
     return typeof exp === 'number' ? exp : null;
   } catch {

@@ -39,10 +39,11 @@ export function EditProfileForm({ user, onDone }: { user: UserDto; onDone: () =>
     }
     setErrors({});
     save.mutate(
-      { id, phone: parsed.data.phone, city: parsed.data.city, about: parsed.data.about },
+      { id, phone: parsed.data.phone ?? '', city: parsed.data.city ?? '', about: parsed.data.about ?? '' },
       {
         onSuccess: (res) => {
-          if (!res?.user) return toast('Failed to update profile. Please try again.', 'error', ACCOUNT_LIMITS.toastMs);
+          if (!res?.user)
+            return toast('Failed to update profile. Please try again.', 'error', ACCOUNT_LIMITS.toastMs);
           sessionStore.updateUser(res.user);
           void queryClient.invalidateQueries({ queryKey: ['profile'] });
           toast(ACCOUNT_MESSAGES.profileUpdated, 'success', ACCOUNT_LIMITS.toastMs);
@@ -50,7 +51,11 @@ export function EditProfileForm({ user, onDone }: { user: UserDto; onDone: () =>
         },
         onError: (err) =>
           toast(
-            errorText(err, 'Failed to update profile. Please try again.', 'An error occurred while updating the profile.'),
+            errorText(
+              err,
+              'Failed to update profile. Please try again.',
+              'An error occurred while updating the profile.',
+            ),
             'error',
             ACCOUNT_LIMITS.toastMs,
           ),
@@ -112,7 +117,11 @@ export function EditProfileForm({ user, onDone }: { user: UserDto; onDone: () =>
         helperText={errors.about ?? `${about.length}/${ACCOUNT_LIMITS.aboutMaxLength}`}
         slotProps={{ htmlInput: { maxLength: ACCOUNT_LIMITS.aboutMaxLength } }}
       />
-      <Stack direction={{ xs: 'column-reverse', sm: 'row' }} spacing={1.5} sx={{ mt: 2, justifyContent: 'flex-end' }}>
+      <Stack
+        direction={{ xs: 'column-reverse', sm: 'row' }}
+        spacing={1.5}
+        sx={{ mt: 2, justifyContent: 'flex-end' }}
+      >
         <Button type="button" variant="outlined" onClick={onDone} disabled={save.isPending}>
           Cancel
         </Button>

@@ -2,7 +2,6 @@ import { useState, type ChangeEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Chip from '@mui/material/Chip';
 import Divider from '@mui/material/Divider';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
@@ -29,7 +28,8 @@ export function ProfileOverview({ user, onEdit }: { user: UserDto; onEdit: () =>
     const file = e.target.files?.[0];
     e.target.value = ''; // the same file can be chosen again after a failure
     if (!file) return;
-    if (!file.type.startsWith('image/')) return toast(ACCOUNT_MESSAGES.imageInvalid, 'error', ACCOUNT_LIMITS.toastMs);
+    if (!file.type.startsWith('image/'))
+      return toast(ACCOUNT_MESSAGES.imageInvalid, 'error', ACCOUNT_LIMITS.toastMs);
     if (file.size >= ACCOUNT_LIMITS.profileImageMaxBytes)
       return toast(ACCOUNT_MESSAGES.imageTooLarge, 'error', ACCOUNT_LIMITS.toastMs);
     setUploading(true);
@@ -43,7 +43,11 @@ export function ProfileOverview({ user, onEdit }: { user: UserDto; onEdit: () =>
       toast(
         err instanceof Error && err.message === 'upload'
           ? 'Failed to upload image. Please try again.'
-          : errorText(err, 'Failed to upload image. Please try again.', 'An error occurred while uploading the image.'),
+          : errorText(
+              err,
+              'Failed to upload image. Please try again.',
+              'An error occurred while uploading the image.',
+            ),
         'error',
         ACCOUNT_LIMITS.toastMs,
       );
@@ -64,7 +68,11 @@ export function ProfileOverview({ user, onEdit }: { user: UserDto; onEdit: () =>
       toast(
         err instanceof Error && err.message === 'remove'
           ? 'Failed to remove image. Please try again.'
-          : errorText(err, 'Failed to remove image. Please try again.', 'An error occurred while removing the image.'),
+          : errorText(
+              err,
+              'Failed to remove image. Please try again.',
+              'An error occurred while removing the image.',
+            ),
         'error',
         ACCOUNT_LIMITS.toastMs,
       );
@@ -84,7 +92,11 @@ export function ProfileOverview({ user, onEdit }: { user: UserDto; onEdit: () =>
 
   return (
     <Box>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={3} sx={{ alignItems: { xs: 'center', sm: 'flex-start' } }}>
+      <Stack
+        direction={{ xs: 'column', sm: 'row' }}
+        spacing={3}
+        sx={{ alignItems: { xs: 'center', sm: 'flex-start' } }}
+      >
         <Stack spacing={1.5} sx={{ alignItems: 'center', flexShrink: 0 }}>
           <UserAvatar
             username={user.username}
@@ -100,7 +112,7 @@ export function ProfileOverview({ user, onEdit }: { user: UserDto; onEdit: () =>
             startIcon={<PhotoCameraIcon />}
             disabled={uploading || removing}
           >
-            {uploading ? 'Uploading...' : user.profileImage ? 'Change Image' : 'Upload Image'}
+            {uploading ? 'Uploading...' : 'Upload Image'}
             <input
               type="file"
               accept="image/*"
@@ -127,9 +139,18 @@ export function ProfileOverview({ user, onEdit }: { user: UserDto; onEdit: () =>
           <Stack
             direction="row"
             spacing={1}
-            sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 1, justifyContent: { xs: 'center', sm: 'flex-start' } }}
+            sx={{
+              alignItems: 'center',
+              flexWrap: 'wrap',
+              rowGap: 1,
+              justifyContent: { xs: 'center', sm: 'flex-start' },
+            }}
           >
-            <Typography variant="h4" component="h2" sx={{ fontSize: { xs: '1.6rem', sm: '2rem' }, wordBreak: 'break-word' }}>
+            <Typography
+              variant="h4"
+              component="h2"
+              sx={{ fontSize: { xs: '1.6rem', sm: '2rem' }, wordBreak: 'break-word' }}
+            >
               {user.username}
             </Typography>
             {user.isVeterinarian && <VetBadge />}
@@ -137,7 +158,6 @@ export function ProfileOverview({ user, onEdit }: { user: UserDto; onEdit: () =>
           <Typography color="text.secondary" sx={{ wordBreak: 'break-all' }}>
             {user.email}
           </Typography>
-          <Chip label={displayUserType(user)} size="small" sx={{ mt: 1, fontWeight: 700 }} />
           <Box sx={{ mt: 2 }}>
             <Button variant="contained" startIcon={<EditIcon />} onClick={onEdit}>
               Edit Profile
@@ -148,13 +168,29 @@ export function ProfileOverview({ user, onEdit }: { user: UserDto; onEdit: () =>
 
       <Divider sx={{ my: 3 }} />
 
-      <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '160px 1fr' }, rowGap: { xs: 0.5, sm: 1.5 }, m: 0 }}>
+      <Box
+        component="dl"
+        sx={{
+          display: 'grid',
+          gridTemplateColumns: { xs: '1fr', sm: '160px 1fr' },
+          rowGap: { xs: 0.5, sm: 1.5 },
+          m: 0,
+        }}
+      >
         {details.map(({ label, value }) => (
           <Box key={label} sx={{ display: 'contents' }}>
-            <Typography component="dt" color="text.secondary" fontWeight={700} sx={{ mt: { xs: 1.5, sm: 0 } }}>
+            <Typography
+              component="dt"
+              color="text.secondary"
+              fontWeight={700}
+              sx={{ mt: { xs: 1.5, sm: 0 } }}
+            >
               {label}
             </Typography>
-            <Typography component="dd" sx={{ m: 0, wordBreak: 'break-word', color: value ? 'text.primary' : 'text.secondary' }}>
+            <Typography
+              component="dd"
+              sx={{ m: 0, wordBreak: 'break-word', color: value ? 'text.primary' : 'text.secondary' }}
+            >
               {value ?? 'Not provided'}
             </Typography>
           </Box>

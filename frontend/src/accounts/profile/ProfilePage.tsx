@@ -12,6 +12,8 @@ import ListItemText from '@mui/material/ListItemText';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { useTheme } from '@mui/material/styles';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import HistoryIcon from '@mui/icons-material/History';
@@ -48,6 +50,8 @@ export default function ProfilePage() {
   const navigate = useNavigate();
   const { user, ready } = useSession();
   const { signOut, busy } = useSignOut();
+  const theme = useTheme();
+  const wide = useMediaQuery(theme.breakpoints.up('md'), { noSsr: true });
   const [params, setParams] = useSearchParams();
   const viewParam = params.get('view');
   const view: View = isView(viewParam) ? viewParam : 'profile';
@@ -125,44 +129,65 @@ export default function ProfilePage() {
         <Button component={Link} to="/" startIcon={<ArrowBackIcon />} color="inherit">
           Back
         </Button>
-        <Button variant="outlined" color="primary" startIcon={<LogoutIcon />} onClick={() => void signOut()} disabled={busy}>
+        <Button
+          variant="outlined"
+          color="primary"
+          startIcon={<LogoutIcon />}
+          onClick={() => void signOut()}
+          disabled={busy}
+        >
           Sign Out
         </Button>
       </Box>
 
-      <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', md: '260px 1fr' }, alignItems: 'start' }}>
-        {/* Side menu on wide screens; a dropdown replaces it on small ones. */}
-        <Paper component="nav" aria-label="Profile sections" sx={{ display: { xs: 'none', md: 'block' }, p: 1, border: 1, borderColor: 'divider' }} elevation={0}>
-          <List disablePadding>
+      <Box
+        sx={{
+          display: 'grid',
+          gap: 3,
+          gridTemplateColumns: { xs: '1fr', md: '260px 1fr' },
+          alignItems: 'start',
+        }}
+      >
+        {/* Side menu on wide screens; a dropdown replaces it on small ones. Entries are links (`?view=`). */}
+        {wide ? (
+          <Paper
+            component="nav"
+            aria-label="Profile sections"
+            sx={{ p: 1, border: 1, borderColor: 'divider' }}
+            elevation={0}
+          >
+            <List disablePadding>
+              {VIEWS.map((v) => (
+                <ListItemButton
+                  key={v.key}
+                  component={Link}
+                  to={v.key === 'profile' ? '/profile' : `/profile?view=${v.key}`}
+                  selected={view === v.key}
+                  aria-current={view === v.key ? 'page' : undefined}
+                  sx={{ borderRadius: 2, mb: 0.5 }}
+                >
+                  <ListItemIcon sx={{ minWidth: 40 }}>{v.icon}</ListItemIcon>
+                  <ListItemText primary={v.label} slotProps={{ primary: { fontWeight: 700 } }} />
+                </ListItemButton>
+              ))}
+            </List>
+          </Paper>
+        ) : (
+          <TextField
+            select
+            id="profile-section"
+            label="Profile section"
+            value={view}
+            onChange={(e) => setView(e.target.value as View)}
+            margin="none"
+          >
             {VIEWS.map((v) => (
-              <ListItemButton
-                key={v.key}
-                selected={view === v.key}
-                aria-current={view === v.key ? 'page' : undefined}
-                onClick={() => setView(v.key)}
-                sx={{ borderRadius: 2, mb: 0.5 }}
-              >
-                <ListItemIcon sx={{ minWidth: 40 }}>{v.icon}</ListItemIcon>
-                <ListItemText primary={v.label} slotProps={{ primary: { fontWeight: 700 } }} />
-              </ListItemButton>
+              <MenuItem key={v.key} value={v.key}>
+                {v.label}
+              </MenuItem>
             ))}
-          </List>
-        </Paper>
-        <TextField
-          select
-          id="profile-section"
-          label="Profile section"
-          value={view}
-          onChange={(e) => setView(e.target.value as View)}
-          margin="none"
-          sx={{ display: { xs: 'block', md: 'none' } }}
-        >
-          {VIEWS.map((v) => (
-            <MenuItem key={v.key} value={v.key}>
-              {v.label}
-            </MenuItem>
-          ))}
-        </TextField>
+          </TextField>
+        )}
 
         <Paper sx={{ p: { xs: 2, sm: 4 }, border: 1, borderColor: 'divider', minWidth: 0 }} elevation={0}>
           {content}

@@ -26,7 +26,8 @@ export function SecurityForm({ user, onDone }: { user: UserDto; onDone: () => vo
     setMismatch(false);
     const id = user.id || user._id;
     if (!id) return setError('Please log in again to change your password');
-    if (!currentPassword || !newPassword || !confirmPassword) return setError('All password fields are required');
+    if (!currentPassword || !newPassword || !confirmPassword)
+      return setError('All password fields are required');
     if (newPassword !== confirmPassword) return setMismatch(true);
     change.mutate(
       { id, currentPassword, newPassword },
@@ -39,7 +40,11 @@ export function SecurityForm({ user, onDone }: { user: UserDto; onDone: () => vo
           onDone();
         },
         onError: (err) => {
-          const text = errorText(err, 'Failed to change password. Please try again.', 'An error occurred while changing the password.');
+          const text = errorText(
+            err,
+            'Failed to change password. Please try again.',
+            'An error occurred while changing the password.',
+          );
           setError(text);
           toast(text, 'error', ACCOUNT_LIMITS.toastMs);
         },

@@ -16,7 +16,14 @@ export function UserAvatar({ username, profileImage, size = 40, sx, ...rest }: P
     <Avatar
       src={profileImage || undefined}
       alt={username ?? 'User'}
-      sx={{ width: size, height: size, fontSize: size * 0.45, bgcolor: 'primary.main', fontWeight: 700, ...sx }}
+      sx={{
+        width: size,
+        height: size,
+        fontSize: size * 0.45,
+        bgcolor: 'primary.main',
+        fontWeight: 700,
+        ...sx,
+      }}
       {...rest}
     >
       {initial}
