@@ -49,5 +49,18 @@ export type AdoptionEvent =
 
 export type AdoptionEventType = AdoptionEvent['type'];
 
+/** Every adoption event type, for projections that follow all of them. */
+export const ADOPTION_EVENT_TYPES = [
+  'AdoptionAdPublished',
+  'AdoptionAdUpdated',
+  'AdoptionAdDeleted',
+  'AdoptionRequested',
+  'AdoptionRequestAccepted',
+  'PetAdopted',
+  'AdoptionRequestRejected',
+  'AdoptionRequestWithdrawn',
+  'AdoptionRequestClosed',
+] as const satisfies readonly AdoptionEventType[];
+
 export const adoptionStream = (adId: string) => `adoption-${adId}`;
 export const adIdOfStream = (streamId: string) => streamId.slice('adoption-'.length);

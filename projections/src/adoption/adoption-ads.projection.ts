@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { adIdOfStream, type AdoptionEvent, type PetDetails } from '@pawhaven/contracts';
+import { adIdOfStream, ADOPTION_EVENT_TYPES, type AdoptionEvent, type PetDetails } from '@pawhaven/contracts';
 import { defineProjection } from '@pawhaven/platform';
 
 const detailColumns = (d: Partial<PetDetails>) => {
@@ -30,17 +30,7 @@ const setRequest = (tx: Knex.Transaction, requestId: string, status: string, at:
 export const adoptionAdsProjection = defineProjection({
   name: 'adoption-ads',
   tables: ['adoption_ads', 'adoption_requests'],
-  handles: [
-    'AdoptionAdPublished',
-    'AdoptionAdUpdated',
-    'AdoptionAdDeleted',
-    'AdoptionRequested',
-    'AdoptionRequestAccepted',
-    'PetAdopted',
-    'AdoptionRequestRejected',
-    'AdoptionRequestWithdrawn',
-    'AdoptionRequestClosed',
-  ] satisfies AdoptionEvent['type'][],
+  handles: ADOPTION_EVENT_TYPES,
   async apply(tx, recorded) {
     const event = { type: recorded.type, data: recorded.data } as AdoptionEvent;
     const adId = adIdOfStream(recorded.streamId);

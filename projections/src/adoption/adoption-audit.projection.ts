@@ -1,4 +1,4 @@
-import { adIdOfStream, type AdoptionEvent } from '@pawhaven/contracts';
+import { adIdOfStream, ADOPTION_EVENT_TYPES, type AdoptionEvent } from '@pawhaven/contracts';
 import { defineProjection } from '@pawhaven/platform';
 
 type Row = { subject: 'ad' | 'request'; requestId: string | null; from: string | null; to: string | null; details: Record<string, unknown> };
@@ -10,17 +10,7 @@ type Row = { subject: 'ad' | 'request'; requestId: string | null; from: string |
 export const adoptionAuditProjection = defineProjection({
   name: 'adoption-audit',
   tables: ['adoption_audit'],
-  handles: [
-    'AdoptionAdPublished',
-    'AdoptionAdUpdated',
-    'AdoptionAdDeleted',
-    'AdoptionRequested',
-    'AdoptionRequestAccepted',
-    'PetAdopted',
-    'AdoptionRequestRejected',
-    'AdoptionRequestWithdrawn',
-    'AdoptionRequestClosed',
-  ] satisfies AdoptionEvent['type'][],
+  handles: ADOPTION_EVENT_TYPES,
   async apply(tx, recorded) {
     const event = { type: recorded.type, data: recorded.data } as AdoptionEvent;
     const adId = adIdOfStream(recorded.streamId);
