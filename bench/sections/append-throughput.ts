@@ -19,7 +19,10 @@ function poolFor(ctx: BenchContext, writers: number): pg.Pool {
 
 /** One event per append, exact expected revision, every writer on its own streams. */
 function eventStoreCell(store: PostgresEventStore, writers: number, run: string): Cell {
-  const state = Array.from({ length: writers }, () => ({ stream: 0, expected: 'no_stream' as ExpectedRevision }));
+  const state = Array.from({ length: writers }, () => ({
+    stream: 0,
+    expected: 'no_stream' as ExpectedRevision,
+  }));
   return {
     name: 'event store',
     workers: writers,

@@ -9,7 +9,11 @@ import { PostgresEventStore } from './postgres-event-store';
 type TestDb = Awaited<ReturnType<typeof createTestDatabase>>;
 
 /** A transaction on its own connection that inserts the events now (taking positions) and commits later. */
-async function beginSlowAppend(connectionString: string, streamId: string, events: NewEvent[]): Promise<SlowAppend> {
+async function beginSlowAppend(
+  connectionString: string,
+  streamId: string,
+  events: NewEvent[],
+): Promise<SlowAppend> {
   const client = new pg.Client({ connectionString });
   client.on('error', () => {});
   await client.connect();
@@ -114,7 +118,8 @@ describe('PostgresEventStore specifics', () => {
     await sub.stop();
     expect(sub.got.map((e) => e.type)).toEqual(['Old', 'Young']);
     const all: RecordedEvent[] = [];
-    for await (const e of store.readAll({ transactionId: 0n, position: 0n })) if (e.streamId.startsWith(p)) all.push(e);
+    for await (const e of store.readAll({ transactionId: 0n, position: 0n }))
+      if (e.streamId.startsWith(p)) all.push(e);
     expect(all.map((e) => e.type)).toEqual(['Old', 'Young']);
   });
 
@@ -156,7 +161,7 @@ describe('PostgresEventStore specifics', () => {
     }
   });
 
-  it('a subscriber still wakes on other instances\' appends after its LISTEN connection is killed', async () => {
+  it("a subscriber still wakes on other instances' appends after its LISTEN connection is killed", async () => {
     const p = `l${randomUUID().slice(0, 6)}-`;
     const own = new PostgresEventStore(db.pool);
     const other = new PostgresEventStore(db.pool);
@@ -184,22 +189,25 @@ describe('PostgresEventStore specifics', () => {
     }
   });
 
-  it('readAll pages by the global-order index, without a sort', async () => {
-    const client = await db.pool.connect();
+  it('readAll pages by the global-order index, without a sort, in custom and generic (prepared) plans', async () => {
+    const client = new pg.Client({ connectionString: db.connectionString });
+    await client.connect();
     try {
-      await client.query('BEGIN');
-      await client.query('SET LOCAL enable_seqscan = off'); // the table is tiny here; ask what the index can do
-      const { rows } = await client.query<{ 'QUERY PLAN': string }>(
-        `EXPLAIN SELECT position FROM events
-         WHERE (transaction_id, position) > ('0'::xid8, 0::bigint) AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-         ORDER BY transaction_id, position LIMIT 3`,
-      );
-      await client.query('ROLLBACK');
-      const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
-      expect(plan).toContain('events_global_order');
-      expect(plan).not.toMatch(/\bSort\b/);
+      await client.query('SET enable_seqscan = off'); // the table is tiny here; ask what the index can do
+      await client.query(`PREPARE read_page(text, bigint, int) AS
+        SELECT position FROM events
+        WHERE (transaction_id, position) > ($1::text::xid8, $2::bigint)
+          AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+        ORDER BY transaction_id, position LIMIT $3`);
+      for (const mode of ['force_custom_plan', 'force_generic_plan']) {
+        await client.query(`SET plan_cache_mode = ${mode}`);
+        const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE read_page('0', 0, 3)`);
+        const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+        expect(plan, mode).toContain('events_global_order');
+        expect(plan, mode).not.toMatch(/\bSort\b/);
+      }
     } finally {
-      client.release();
+      await client.end();
     }
   });
 });

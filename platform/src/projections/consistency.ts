@@ -72,11 +72,8 @@ export class ConsistencyWaiter {
       'transaction_id',
       'position',
     );
-    for (const r of rows) {
-      const next = { transactionId: BigInt(r.transaction_id), position: BigInt(r.position) };
-      const known = this.checkpoints.get(r.name);
-      if (!known || after(next, known)) this.checkpoints.set(r.name, next);
-    }
+    // The stored checkpoint is the truth, also when a rebuild has just put it back to the start.
+    for (const r of rows) this.checkpoints.set(r.name, { transactionId: BigInt(r.transaction_id), position: BigInt(r.position) });
   }
 
   private passed(w: Waiter): boolean {

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { EventStore, LogPosition } from '../event-store/event-store';
-import { START } from '../event-store/event-store';
-import { applyBatch, resetProjection } from './checkpoints';
+import { comparePositions, START, type RecordedEvent } from '../event-store/event-store';
+import { applyBatch, CheckpointMoved, readCheckpoint, resetProjection } from './checkpoints';
 import type { Projection } from './projection';
 
 export type RebuildProgress = { name: string; processed: number; total: number };
@@ -21,31 +21,45 @@ export async function rebuildProjection(
   const started = performance.now();
   await resetProjection(knex, projection);
   const head = await store.headPosition();
-  const total = Number(
-    (await knex.raw<{ rows: { n: string }[] }>(
-      `SELECT count(*) AS n FROM events WHERE (transaction_id, position) <= (?::text::xid8, ?::bigint)`,
-      [head.transactionId.toString(), head.position.toString()],
-    )).rows[0]?.n ?? 0,
-  );
+  const total = await countUpTo(knex, head);
   const batchSize = opts.batchSize ?? 1000;
   let at: LogPosition = START;
   let processed = 0;
-  let batch = [];
   onProgress({ name: projection.name, processed, total });
-  for await (const event of store.readAll(START, { batchSize, upTo: head })) {
-    batch.push(event);
-    if (batch.length >= batchSize) {
-      at = await applyBatch(knex, projection, batch, at);
-      processed += batch.length;
-      batch = [];
-      onProgress({ name: projection.name, processed, total });
+  for (;;) {
+    try {
+      let batch: RecordedEvent[] = [];
+      const flush = async () => {
+        at = await applyBatch(knex, projection, batch, at);
+        processed += batch.length;
+        batch = [];
+        onProgress({ name: projection.name, processed, total });
+      };
+      for await (const event of store.readAll(at, { batchSize, upTo: head })) {
+        batch.push(event);
+        if (batch.length >= batchSize) await flush();
+      }
+      if (batch.length > 0) await flush();
+      break;
+    } catch (error) {
+      // A live projector applied some of these events first: carry on after whatever it reached.
+      if (!(error instanceof CheckpointMoved)) throw error;
+      at = await readCheckpoint(knex, projection.name);
+      processed = await countUpTo(knex, at);
+      onProgress({ name: projection.name, processed: Math.min(processed, total), total });
+      if (comparePositions(at, head) >= 0) break;
     }
-  }
-  if (batch.length > 0) {
-    at = await applyBatch(knex, projection, batch, at);
-    processed += batch.length;
-    onProgress({ name: projection.name, processed, total });
   }
   const seconds = (performance.now() - started) / 1000;
   return { name: projection.name, processed, seconds, eventsPerSecond: seconds > 0 ? processed / seconds : processed };
 }
+
+const countUpTo = async (knex: Knex, at: LogPosition) =>
+  Number(
+    (
+      await knex.raw<{ rows: { n: string }[] }>(
+        `SELECT count(*) AS n FROM events WHERE (transaction_id, position) <= (?::text::xid8, ?::bigint)`,
+        [at.transactionId.toString(), at.position.toString()],
+      )
+    ).rows[0]?.n ?? 0,
+  );

@@ -1,0 +1,59 @@
+import { rm } from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import pg from 'pg';
+import { connectDatabase, migrate, platformMigrations, startEmbeddedPostgres } from '@pawhaven/platform';
+
+export type BenchServer = {
+  connectionString: string;
+  version: string;
+  dataDir: string;
+  stop(): Promise<void>;
+};
+
+/** A throwaway embedded PostgreSQL with the platform schema, on a free port, in a fresh directory. */
+export async function startBenchPostgres(): Promise<BenchServer> {
+  const port = await freePort();
+  const dataDir = path.resolve('.data', 'bench-pg', `${process.pid}-${port}`);
+  await rm(dataDir, { recursive: true, force: true });
+  let pgServer: Awaited<ReturnType<typeof startEmbeddedPostgres>>;
+  try {
+    pgServer = await startEmbeddedPostgres({ dataDir, port, database: 'pawhaven_bench' });
+  } catch (error) {
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  const db = connectDatabase(pgServer.connectionString, { max: 2 });
+  let version = 'unknown';
+  try {
+    await migrate(db.knex, platformMigrations);
+    const client = new pg.Client({ connectionString: pgServer.connectionString });
+    await client.connect();
+    version =
+      (await client.query<{ server_version: string }>('SHOW server_version')).rows[0]?.server_version ??
+      version;
+    await client.end();
+  } finally {
+    await db.close();
+  }
+  return {
+    connectionString: pgServer.connectionString,
+    version,
+    dataDir,
+    async stop() {
+      await pgServer.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}

@@ -1,0 +1,81 @@
+/**
+ * `npm run bench`: starts its own embedded PostgreSQL, runs every bench section on it, prints one table per
+ * section and writes everything to bench/results/latest.json. Add a bench by appending to `sections`.
+ * Numbers are measured, never asserted (ARCHITECTURE §8).
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startBenchPostgres } from './lib/postgres';
+import { renderTable } from './lib/table';
+import type { BenchContext, BenchRow, BenchSection } from './lib/types';
+import { adoptionListingThroughput, adoptionRequestLatency } from './sections/adoption';
+import { appendThroughput } from './sections/append-throughput';
+
+const sections: BenchSection[] = [appendThroughput, adoptionRequestLatency, adoptionListingThroughput];
+
+const CELL_MS = Number(process.env.BENCH_CELL_MS ?? 3000);
+const MAX_OPS_PER_CELL = Number(process.env.BENCH_MAX_OPS ?? 500_000);
+
+async function main() {
+  const only = process.argv.slice(2);
+  const selected = only.length > 0 ? sections.filter((s) => only.includes(s.name)) : sections;
+  if (selected.length === 0)
+    throw new Error(`no bench named ${only.join(', ')}; known: ${sections.map((s) => s.name).join(', ')}`);
+
+  console.log('Starting a throwaway embedded PostgreSQL…');
+  const server = await startBenchPostgres();
+  const stopOnSignal = () => void server.stop().finally(() => process.exit(130));
+  process.once('SIGINT', stopOnSignal);
+  process.once('SIGTERM', stopOnSignal);
+
+  const machine = {
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model ?? 'unknown',
+    memoryGb: Math.round(os.totalmem() / 2 ** 30),
+    platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+    node: process.version,
+    postgres: server.version,
+  };
+  console.log(
+    `${machine.cpus} × ${machine.cpuModel}, node ${machine.node}, PostgreSQL ${machine.postgres}\n`,
+  );
+
+  const ctx: BenchContext = {
+    connectionString: server.connectionString,
+    cellMs: CELL_MS,
+    maxOpsPerCell: MAX_OPS_PER_CELL,
+    log: (line) => console.log(line),
+  };
+  const results: { name: string; title: string; seconds: number; rows: BenchRow[] }[] = [];
+  const startedAt = new Date();
+  try {
+    for (const section of selected) {
+      console.log(`## ${section.title}`);
+      const t0 = performance.now();
+      const rows = await section.run(ctx);
+      const seconds = Math.round((performance.now() - t0) / 100) / 10;
+      console.log(`\n${renderTable(section, rows)}\n`);
+      results.push({ name: section.name, title: section.title, seconds, rows });
+    }
+  } finally {
+    await server.stop();
+  }
+
+  const out = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results', 'latest.json');
+  await mkdir(path.dirname(out), { recursive: true });
+  const json = {
+    startedAt: startedAt.toISOString(),
+    settings: { cellMs: CELL_MS, maxOpsPerCell: MAX_OPS_PER_CELL },
+    machine,
+    sections: results,
+  };
+  await writeFile(out, JSON.stringify(json, null, 2) + '\n');
+  console.log(`Results written to ${path.relative(process.cwd(), out)}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
