@@ -13,7 +13,12 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'integration', include: ['*/src/**/*.int.test.ts'], maxWorkers: 2, sequence: { groupOrder: 1 } },
+        test: {
+          name: 'integration',
+          include: ['*/src/**/*.int.test.ts'],
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
+        },
       },
       {
         extends: true,

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { adoptionListQuery, adoptionStream, type AdoptionEvent, type PetDetails } from '@pawhaven/contracts';
 import { startApp, type RunningApp } from '@pawhaven/gateway';
-import { ConsistencyWaiter, connectDatabase, PostgresEventStore, resolveJwtSecret, TokenService } from '@pawhaven/platform';
+import {
+  ConsistencyWaiter,
+  connectDatabase,
+  PostgresEventStore,
+  resolveJwtSecret,
+  TokenService,
+} from '@pawhaven/platform';
 import { allProjections } from '@pawhaven/projections';
 import { listAdoptionAds } from '@pawhaven/query-api';
 import { measureConcurrent, round } from '../lib/measure';
@@ -38,7 +44,11 @@ async function benchApp(ctx: BenchContext) {
   const db = connectDatabase(ctx.connectionString, { max: 8 });
   const store = new PostgresEventStore(db.pool);
   const tokens = new TokenService(await resolveJwtSecret(db.knex), 3600);
-  const waiter = new ConsistencyWaiter(db.knex, ctx.connectionString, allProjections.map((p) => p.name));
+  const waiter = new ConsistencyWaiter(
+    db.knex,
+    ctx.connectionString,
+    allProjections.map((p) => p.name),
+  );
   await waiter.start();
   const tokenFor = (userId: string) => tokens.sign({ userId, sessionId: randomUUID(), isAdmin: false });
   const publish = async (count: number, ownerId: string, concurrency = 8) => {
@@ -53,9 +63,18 @@ async function benchApp(ctx: BenchContext) {
           ids.push(adId);
           const event: AdoptionEvent = {
             type: 'AdoptionAdPublished',
-            data: { adId, ownerId, details: details(i), publishedAt: new Date(Date.now() - (count - i) * 1000).toISOString() },
+            data: {
+              adId,
+              ownerId,
+              details: details(i),
+              publishedAt: new Date(Date.now() - (count - i) * 1000).toISOString(),
+            },
           };
-          const r = await store.append(adoptionStream(adId), [{ ...event, metadata: { actorId: ownerId } }], 'no_stream');
+          const r = await store.append(
+            adoptionStream(adId),
+            [{ ...event, metadata: { actorId: ownerId } }],
+            'no_stream',
+          );
           if (r.position > last) last = r.position;
         }
       }),
@@ -78,7 +97,8 @@ async function benchApp(ctx: BenchContext) {
   };
 }
 
-const percentile = (sorted: number[], q: number) => round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0, 2);
+const percentile = (sorted: number[], q: number) =>
+  round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0, 2);
 
 /** Requests sent at a steady rate (open loop); each measured until its effect is visible in the read models. */
 export const adoptionRequestLatency: BenchSection = {
@@ -102,15 +122,23 @@ export const adoptionRequestLatency: BenchSection = {
       const commandMs: number[] = [];
       const visibleMs: number[] = [];
       let failed = 0;
-      const body = JSON.stringify({ name: 'Bench User', email: 'bench@gmail.com', phone: '+92 300 1234567', message: 'I would love to adopt.' });
+      const body = JSON.stringify({
+        name: 'Bench User',
+        email: 'bench@gmail.com',
+        phone: '+92 300 1234567',
+        message: 'I would love to adopt.',
+      });
       const one = async (i: number) => {
         const token = await bench.tokenFor(`bench-user-${i}`);
         const t0 = performance.now();
-        const res = await fetch(`http://127.0.0.1:${bench.app.port}/api/adoptions/${ads[i % ads.length]}/request`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-          body,
-        });
+        const res = await fetch(
+          `http://127.0.0.1:${bench.app.port}/api/adoptions/${ads[i % ads.length]}/request`,
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+            body,
+          },
+        );
         const t1 = performance.now();
         if (res.status !== 201) {
           failed++;
@@ -134,8 +162,22 @@ export const adoptionRequestLatency: BenchSection = {
       commandMs.sort((a, b) => a - b);
       visibleMs.sort((a, b) => a - b);
       return [
-        { measure: 'baseline: POST request (command round trip)', ratePerSecond: rate, samples: commandMs.length, p50Ms: percentile(commandMs, 0.5), p99Ms: percentile(commandMs, 0.99), failed },
-        { measure: 'POST → visible in every read model', ratePerSecond: rate, samples: visibleMs.length, p50Ms: percentile(visibleMs, 0.5), p99Ms: percentile(visibleMs, 0.99), failed },
+        {
+          measure: 'baseline: POST request (command round trip)',
+          ratePerSecond: rate,
+          samples: commandMs.length,
+          p50Ms: percentile(commandMs, 0.5),
+          p99Ms: percentile(commandMs, 0.99),
+          failed,
+        },
+        {
+          measure: 'POST → visible in every read model',
+          ratePerSecond: rate,
+          samples: visibleMs.length,
+          p50Ms: percentile(visibleMs, 0.5),
+          p99Ms: percentile(visibleMs, 0.99),
+          failed,
+        },
       ] satisfies BenchRow[];
     } finally {
       await bench.stop();

@@ -73,7 +73,8 @@ export function passwordProblem(password: string): string | null {
 
 /** The spec names the accepted domain by its provider ('Gmail'); other domains are named as they are. */
 export const domainLabel = (domain: string) => (domain.toLowerCase() === 'gmail.com' ? 'Gmail' : domain);
-export const invalidDomainEmailMessage = (domain: string) => `Please enter a valid ${domainLabel(domain)} address`;
+export const invalidDomainEmailMessage = (domain: string) =>
+  `Please enter a valid ${domainLabel(domain)} address`;
 export const invalidResetEmailMessage = (domain: string) =>
   `Please enter a valid ${domainLabel(domain)} address to reset password.`;
 
@@ -90,8 +91,14 @@ const trimmed = (required: string) => z.string({ error: required }).trim().min(1
 /** Request bodies of the auth root; the server adds the domain rule (it is a setting). */
 export const registerBody = z.object({
   username: trimmed(ACCOUNT_MESSAGES.usernameRequired)
-    .max(ACCOUNT_LIMITS.usernameMaxLength, `Username must be at most ${ACCOUNT_LIMITS.usernameMaxLength} characters`)
-    .regex(/^[\p{L}\p{N} ._-]+$/u, 'Username may contain letters, numbers, spaces, dots, dashes and underscores'),
+    .max(
+      ACCOUNT_LIMITS.usernameMaxLength,
+      `Username must be at most ${ACCOUNT_LIMITS.usernameMaxLength} characters`,
+    )
+    .regex(
+      /^[\p{L}\p{N} ._-]+$/u,
+      'Username may contain letters, numbers, spaces, dots, dashes and underscores',
+    ),
   email: trimmed(ACCOUNT_MESSAGES.emailRequired),
   password: z.string({ error: ACCOUNT_MESSAGES.passwordRequired }).min(1, ACCOUNT_MESSAGES.passwordRequired),
   isVeterinarian: z.boolean().default(false),
@@ -112,12 +119,16 @@ export const verifyResetCodeBody = z.object({
   code: trimmed(ACCOUNT_MESSAGES.codeRequired),
 });
 export const resetPasswordBody = verifyResetCodeBody.extend({
-  newPassword: z.string({ error: ACCOUNT_MESSAGES.passwordRequired }).min(1, ACCOUNT_MESSAGES.passwordRequired),
+  newPassword: z
+    .string({ error: ACCOUNT_MESSAGES.passwordRequired })
+    .min(1, ACCOUNT_MESSAGES.passwordRequired),
 });
 export const changePasswordBody = z.object({
   id: z.string().optional(),
   currentPassword: trimmed('All password fields are required'),
-  newPassword: z.string({ error: 'All password fields are required' }).min(1, 'All password fields are required'),
+  newPassword: z
+    .string({ error: 'All password fields are required' })
+    .min(1, 'All password fields are required'),
 });
 export const updateProfileBody = z.object({
   id: z.string().optional(),
@@ -128,7 +139,11 @@ export const updateProfileBody = z.object({
     .refine((v) => v === '' || /^\+?[0-9\s-]{10,}$/.test(v), 'Please enter a valid phone number')
     .optional(),
   city: z.string().trim().max(ACCOUNT_LIMITS.cityMaxLength).optional(),
-  about: z.string().trim().max(ACCOUNT_LIMITS.aboutMaxLength, `About must be at most ${ACCOUNT_LIMITS.aboutMaxLength} characters`).optional(),
+  about: z
+    .string()
+    .trim()
+    .max(ACCOUNT_LIMITS.aboutMaxLength, `About must be at most ${ACCOUNT_LIMITS.aboutMaxLength} characters`)
+    .optional(),
 });
 export const loginGoogleBody = z.object({ credential: trimmed('Google credential is required') });
 export const completeGoogleRegistrationBody = z.object({

@@ -63,11 +63,26 @@ export const DEFAULT_BREED = 'Mixed';
 export const DEFAULT_AGE_UNIT = 'yrs';
 
 const required = (max: number, label: string) =>
-  z.string({ error: `${label} is required` }).trim().min(1, `${label} is required`).max(max, `${label} must be at most ${max} characters`);
+  z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(max, `${label} must be at most ${max} characters`);
 
 /** Multipart forms send booleans as text. */
-const flag = z.preprocess((v) => (v === 'true' || v === true || v === 'on' ? true : v === 'false' || v === false ? false : v === '' ? undefined : v), z.boolean().optional());
-const optionalText = (max: number) => z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().max(max).optional());
+const flag = z.preprocess(
+  (v) =>
+    v === 'true' || v === true || v === 'on'
+      ? true
+      : v === 'false' || v === false
+        ? false
+        : v === ''
+          ? undefined
+          : v,
+  z.boolean().optional(),
+);
+const optionalText = (max: number) =>
+  z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().max(max).optional());
 
 /** The optional attributes users of Petfinder-like sites expect; shown when present. */
 export const petAttributes = z.object({
@@ -97,7 +112,11 @@ export type AdoptionAdInput = z.infer<typeof adoptionAdBody>;
 export const adoptionAdUpdateBody = adoptionAdBody.partial();
 
 export const adoptionRequestBody = z.object({
-  name: z.string({ error: ADOPTION_MESSAGES.allFieldsRequired }).trim().min(1, ADOPTION_MESSAGES.allFieldsRequired).max(80),
+  name: z
+    .string({ error: ADOPTION_MESSAGES.allFieldsRequired })
+    .trim()
+    .min(1, ADOPTION_MESSAGES.allFieldsRequired)
+    .max(80),
   email: z
     .string({ error: ADOPTION_MESSAGES.allFieldsRequired })
     .trim()
@@ -114,7 +133,10 @@ export const adoptionRequestBody = z.object({
     .string({ error: ADOPTION_MESSAGES.allFieldsRequired })
     .trim()
     .min(1, ADOPTION_MESSAGES.allFieldsRequired)
-    .max(ADOPTION_LIMITS.messageMaxLength, `Message must be at most ${ADOPTION_LIMITS.messageMaxLength} characters`),
+    .max(
+      ADOPTION_LIMITS.messageMaxLength,
+      `Message must be at most ${ADOPTION_LIMITS.messageMaxLength} characters`,
+    ),
 });
 export type AdoptionRequestInput = z.infer<typeof adoptionRequestBody>;
 
@@ -127,7 +149,12 @@ export const adoptionListQuery = z.object({
   city: z.string().trim().max(100).optional(),
   q: z.string().trim().max(100).optional(),
   page: z.coerce.number().int().min(1).default(1),
-  limit: z.coerce.number().int().min(1).max(ADOPTION_LIMITS.pageSizeMax).default(ADOPTION_LIMITS.pageSizeDefault),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(ADOPTION_LIMITS.pageSizeMax)
+    .default(ADOPTION_LIMITS.pageSizeDefault),
 });
 
 export type AdStatus = 'available' | 'adopted' | 'deleted';

@@ -5,7 +5,14 @@ import path from 'node:path';
 import express from 'express';
 import helmet from 'helmet';
 import type { JWTVerifyGetKey } from 'jose';
-import { CodeHasher, createCommandApp, createMailer, ensureAdmin, ensureDemoUsers, googleVerifier } from '@pawhaven/command-api';
+import {
+  CodeHasher,
+  createCommandApp,
+  createMailer,
+  ensureAdmin,
+  ensureDemoUsers,
+  googleVerifier,
+} from '@pawhaven/command-api';
 import {
   ConsistencyWaiter,
   connectDatabase,
@@ -63,7 +70,11 @@ export async function startApp(opts: StartOptions): Promise<RunningApp> {
 
   const abort = new AbortController();
   const projector = runProjector(db.knex, store, allProjections, abort.signal);
-  const consistency = new ConsistencyWaiter(db.knex, opts.databaseUrl, allProjections.map((p) => p.name));
+  const consistency = new ConsistencyWaiter(
+    db.knex,
+    opts.databaseUrl,
+    allProjections.map((p) => p.name),
+  );
   await consistency.start();
 
   const isRevoked = async (sessionId: string) =>
@@ -81,7 +92,10 @@ export async function startApp(opts: StartOptions): Promise<RunningApp> {
     },
     isRevoked,
   );
-  const queryApp = createQueryApp({ config, db, store, tokens, consistency, projections: allProjections, presence }, isRevoked);
+  const queryApp = createQueryApp(
+    { config, db, store, tokens, consistency, projections: allProjections, presence },
+    isRevoked,
+  );
 
   const gateway = express();
   gateway.disable('x-powered-by');
@@ -102,14 +116,20 @@ export async function startApp(opts: StartOptions): Promise<RunningApp> {
     }),
   );
   gateway.use(['/api', '/dev'], (req, res, next) => {
-    const isRead = req.method === 'GET' || req.method === 'HEAD' || (req.method === 'POST' && POST_QUERIES.includes(req.originalUrl.split('?')[0]!));
+    const isRead =
+      req.method === 'GET' ||
+      req.method === 'HEAD' ||
+      (req.method === 'POST' && POST_QUERIES.includes(req.originalUrl.split('?')[0]!));
     const target = isRead ? queryApp : commandApp;
     req.url = req.originalUrl;
     target(req, res, next);
   });
   const frontendDir = opts.frontendDir ?? defaultFrontendDir;
   if (existsSync(path.join(frontendDir, 'index.html'))) {
-    gateway.use('/assets', express.static(path.join(frontendDir, 'assets'), { immutable: true, maxAge: '1y' }));
+    gateway.use(
+      '/assets',
+      express.static(path.join(frontendDir, 'assets'), { immutable: true, maxAge: '1y' }),
+    );
     gateway.use(express.static(frontendDir, { index: false, maxAge: '1h' }));
     // Every other path is a route of the single-page app.
     gateway.get('/{*path}', (_req, res) => {

@@ -5,9 +5,17 @@ import { startApp } from './app';
 /** `npm start`: the whole product on one machine, with an embedded PostgreSQL unless DATABASE_URL is set. */
 async function main() {
   const config = loadConfig();
-  console.log(config.DATABASE_URL ? 'Using the PostgreSQL at DATABASE_URL…' : `Starting the embedded PostgreSQL (data in ${config.DATA_DIR})…`);
+  console.log(
+    config.DATABASE_URL
+      ? 'Using the PostgreSQL at DATABASE_URL…'
+      : `Starting the embedded PostgreSQL (data in ${config.DATA_DIR})…`,
+  );
   const database = await databaseFromConfig(config, { reuseRunning: false });
-  const app = await startApp({ databaseUrl: database.connectionString, port: config.PORT, demoData: database.embedded });
+  const app = await startApp({
+    databaseUrl: database.connectionString,
+    port: config.PORT,
+    demoData: database.embedded,
+  });
 
   console.log(`\n  PawHaven is running at ${app.url}\n`);
   if (app.adminCredentials) {
@@ -21,7 +29,8 @@ async function main() {
     for (const u of app.demoUsers) console.log(`    ${u.email}  (${u.username})`);
     console.log('');
   }
-  if (app.config.devMailbox) console.log(`  E-mails (verification codes) are kept at ${app.url}/dev/mailbox\n`);
+  if (app.config.devMailbox)
+    console.log(`  E-mails (verification codes) are kept at ${app.url}/dev/mailbox\n`);
   console.log('  Press Ctrl-C to stop.\n');
 
   let stopping = false;

@@ -10,7 +10,11 @@ const envSchema = z.object({
   EMBEDDED_PG_PORT: z.coerce.number().int().default(54329),
   /** Signing key for access tokens; when unset one is generated once and kept in the database. */
   JWT_SECRET: z.string().min(32).optional(),
-  ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(15 * 60),
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(15 * 60),
   REMEMBER_ME_DAYS: z.coerce.number().int().positive().default(30),
   ADMIN_EMAIL: z.string().email().default('admin@pawhaven.local'),
   ADMIN_PASSWORD: z.string().min(8).optional(),
@@ -20,7 +24,11 @@ const envSchema = z.object({
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('PawHaven <no-reply@pawhaven.local>'),
   /** Rate limits: requests per window per client address. */
-  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(15 * 60),
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(15 * 60),
   RATE_LIMIT_SIGNIN: z.coerce.number().int().positive().default(20),
   RATE_LIMIT_REGISTER: z.coerce.number().int().positive().default(10),
   RATE_LIMIT_OTP: z.coerce.number().int().positive().default(20),

@@ -24,7 +24,9 @@ export const tooMany = (message: string) => new DomainError(429, message);
  * A refusal that still has something to record (a counted wrong code attempt): the command handler appends
  * `events` and then answers with `error`.
  */
-export class RefusedWithEvents<E extends { type: string; data: unknown } = { type: string; data: unknown }> extends Error {
+export class RefusedWithEvents<
+  E extends { type: string; data: unknown } = { type: string; data: unknown },
+> extends Error {
   constructor(
     readonly events: E[],
     readonly error: HttpError,

@@ -23,7 +23,9 @@ async function main() {
     process.exit(command ? 1 : 0);
   }
   const chosen =
-    command === 'status' || target === 'all' ? allProjections : allProjections.filter((p) => p.name === target || p.name.startsWith(`${target}`));
+    command === 'status' || target === 'all'
+      ? allProjections
+      : allProjections.filter((p) => p.name === target || p.name.startsWith(`${target}`));
   if (chosen.length === 0) {
     console.error(`Unknown projection '${target ?? ''}'.\n${usage}`);
     process.exit(1);

@@ -1,4 +1,11 @@
-import type { Config, ConsistencyWaiter, Database, EventStore, Projection, TokenService } from '@pawhaven/platform';
+import type {
+  Config,
+  ConsistencyWaiter,
+  Database,
+  EventStore,
+  Projection,
+  TokenService,
+} from '@pawhaven/platform';
 import type { Presence } from './realtime/presence';
 
 export type QueryDeps = {

@@ -8,7 +8,10 @@ import { userDecider, userStream } from './user';
  * Makes sure the admin account exists. Answers the credentials only when it was created just now, so they are
  * printed once; a generated password is never stored anywhere but as its hash.
  */
-export async function ensureAdmin(store: EventStore, config: Config): Promise<{ email: string; password: string } | null> {
+export async function ensureAdmin(
+  store: EventStore,
+  config: Config,
+): Promise<{ email: string; password: string } | null> {
   const email = config.ADMIN_EMAIL.toLowerCase();
   const existing = await claimOwner(store, emailClaimStream(email));
   if (existing) {
@@ -27,7 +30,10 @@ export async function ensureAdmin(store: EventStore, config: Config): Promise<{ 
     store,
     userStream(userId),
     userDecider,
-    { type: 'BootstrapAdmin', data: { userId, username, email, passwordHash: await hashPassword(password), now: new Date() } },
+    {
+      type: 'BootstrapAdmin',
+      data: { userId, username, email, passwordHash: await hashPassword(password), now: new Date() },
+    },
     { actorId: 'system' },
   );
   return { email, password };

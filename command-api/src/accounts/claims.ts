@@ -9,12 +9,18 @@ export const emailClaimStream = (email: string) => `user-email-${normalizeEmail(
 export const usernameClaimStream = (username: string) => `username-${username.trim().toLowerCase()}`;
 
 export async function claimOwner(store: EventStore, stream: string): Promise<string | null> {
-  for await (const e of store.readStream(stream, { maxCount: 1 })) return (e.data as { userId: string }).userId;
+  for await (const e of store.readStream(stream, { maxCount: 1 }))
+    return (e.data as { userId: string }).userId;
   return null;
 }
 
 /** Claims `stream` for `userId`; answers the owner afterwards (the caller, or whoever won the race). */
-export async function claim(store: EventStore, stream: string, type: 'EmailClaimed' | 'UsernameClaimed', userId: string) {
+export async function claim(
+  store: EventStore,
+  stream: string,
+  type: 'EmailClaimed' | 'UsernameClaimed',
+  userId: string,
+) {
   const owner = await claimOwner(store, stream);
   if (owner) return owner;
   try {

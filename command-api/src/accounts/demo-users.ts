@@ -7,9 +7,31 @@ import { userDecider, userStream } from './user';
 export const DEMO_PASSWORD = 'PawHaven#2026';
 
 const DEMO_USERS = [
-  { username: 'Dr Ayesha Khan', email: 'ayesha.vet@gmail.com', isVeterinarian: true, city: 'Lahore', phone: '+92 300 1234567', about: 'Small-animal vet at a Lahore clinic. Happy to answer questions about vaccinations and first visits.' },
-  { username: 'Bilal Ahmed', email: 'bilal.rescue@gmail.com', isVeterinarian: false, city: 'Karachi', phone: '+92 321 7654321', about: 'Street-cat rescuer and foster parent in Karachi.' },
-  { username: 'Sana Malik', email: 'sana.adopts@gmail.com', isVeterinarian: false, city: 'Islamabad', phone: '', about: 'Looking to adopt a calm senior dog.' },
+  {
+    username: 'Dr Ayesha Khan',
+    email: 'ayesha.vet@gmail.com',
+    isVeterinarian: true,
+    city: 'Lahore',
+    phone: '+92 300 1234567',
+    about:
+      'Small-animal vet at a Lahore clinic. Happy to answer questions about vaccinations and first visits.',
+  },
+  {
+    username: 'Bilal Ahmed',
+    email: 'bilal.rescue@gmail.com',
+    isVeterinarian: false,
+    city: 'Karachi',
+    phone: '+92 321 7654321',
+    about: 'Street-cat rescuer and foster parent in Karachi.',
+  },
+  {
+    username: 'Sana Malik',
+    email: 'sana.adopts@gmail.com',
+    isVeterinarian: false,
+    city: 'Islamabad',
+    phone: '',
+    about: 'Looking to adopt a calm senior dog.',
+  },
 ];
 
 /**

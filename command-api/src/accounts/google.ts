@@ -13,7 +13,8 @@ export function googleVerifier(clientId: string, keys?: JWTVerifyGetKey): Google
   const keySet = keys ?? createRemoteJWKSet(new URL('https://www.googleapis.com/oauth2/v3/certs'));
   return async (credential) => {
     const { payload } = await jwtVerify(credential, keySet, { issuer: GOOGLE_ISSUERS, audience: clientId });
-    if (typeof payload.sub !== 'string' || typeof payload.email !== 'string') throw new Error('incomplete Google token');
+    if (typeof payload.sub !== 'string' || typeof payload.email !== 'string')
+      throw new Error('incomplete Google token');
     return {
       subject: payload.sub,
       email: payload.email,

@@ -59,7 +59,10 @@ export function accountRoutes(deps: CommandDeps): Router {
     return state.status === 'unregistered' ? null : state;
   };
 
-  const requireAcceptedEmail = (email: string, message = invalidDomainEmailMessage(config.ACCEPTED_EMAIL_DOMAIN)) => {
+  const requireAcceptedEmail = (
+    email: string,
+    message = invalidDomainEmailMessage(config.ACCEPTED_EMAIL_DOMAIN),
+  ) => {
     if (!isAcceptedEmail(email, config.ACCEPTED_EMAIL_DOMAIN)) throw badRequest(message);
   };
 
@@ -88,7 +91,13 @@ export function accountRoutes(deps: CommandDeps): Router {
     const secret = codes.newSessionSecret();
     const result = await run(state.userId, {
       type: 'StartSession',
-      data: { sessionId, secretHash: codes.hashSessionSecret(secret), rememberMe, rememberMeDays: config.REMEMBER_ME_DAYS, now: now() },
+      data: {
+        sessionId,
+        secretHash: codes.hashSessionSecret(secret),
+        rememberMe,
+        rememberMeDays: config.REMEMBER_ME_DAYS,
+        now: now(),
+      },
     });
     res.cookie(SESSION_COOKIE, `${state.userId}.${sessionId}.${secret}`, {
       httpOnly: true,
@@ -99,7 +108,12 @@ export function accountRoutes(deps: CommandDeps): Router {
       ...(rememberMe ? { maxAge: config.REMEMBER_ME_DAYS * 24 * 3600 * 1000 } : {}),
     });
     const token = await tokens.sign({ userId: state.userId, sessionId, isAdmin: state.isAdmin });
-    res.json({ token, user: userDto(result.state), position: String(result.position), ...(message ? { message } : {}) });
+    res.json({
+      token,
+      user: userDto(result.state),
+      position: String(result.position),
+      ...(message ? { message } : {}),
+    });
   };
 
   const readSessionCookie = (req: Request) => {
@@ -145,7 +159,11 @@ export function accountRoutes(deps: CommandDeps): Router {
       type: 'VerifyEmail',
       data: { codeHash: codes.hash('registration', user.userId, body.otp), now: now() },
     });
-    res.json({ message: ACCOUNT_MESSAGES.verified, user: userDto(result.state), position: String(result.position) });
+    res.json({
+      message: ACCOUNT_MESSAGES.verified,
+      user: userDto(result.state),
+      position: String(result.position),
+    });
   });
 
   router.post('/resend-otp', limits.otp, async (req, res) => {
@@ -199,7 +217,11 @@ export function accountRoutes(deps: CommandDeps): Router {
       res.clearCookie(SESSION_COOKIE, { path: '/api/auth' });
       throw unauthorized('Your session has ended. Please sign in again.');
     }
-    const token = await tokens.sign({ userId: state.userId, sessionId: cookie.sessionId, isAdmin: state.isAdmin });
+    const token = await tokens.sign({
+      userId: state.userId,
+      sessionId: cookie.sessionId,
+      isAdmin: state.isAdmin,
+    });
     res.json({ token, user: userDto(state) });
   });
 
@@ -216,8 +238,14 @@ export function accountRoutes(deps: CommandDeps): Router {
         target = { userId: cookie.userId, sessionId: cookie.sessionId, isAdmin: state.isAdmin };
     }
     if (!target) throw unauthorized('No token provided');
-    const result = await run(target.userId, { type: 'RevokeSession', data: { sessionId: target.sessionId, now: now() } });
-    res.json({ message: ACCOUNT_MESSAGES.signedOut, position: result.position === null ? undefined : String(result.position) });
+    const result = await run(target.userId, {
+      type: 'RevokeSession',
+      data: { sessionId: target.sessionId, now: now() },
+    });
+    res.json({
+      message: ACCOUNT_MESSAGES.signedOut,
+      position: result.position === null ? undefined : String(result.position),
+    });
   });
 
   router.post('/login-google', limits.signin, async (req, res) => {
@@ -225,7 +253,10 @@ export function accountRoutes(deps: CommandDeps): Router {
     const identity = await verifyGoogle(credential);
     const user = await findByEmail(identity.email);
     if (user) {
-      await run(user.userId, { type: 'LinkGoogleAccount', data: { googleSubject: identity.subject, now: now() } });
+      await run(user.userId, {
+        type: 'LinkGoogleAccount',
+        data: { googleSubject: identity.subject, now: now() },
+      });
       const { state } = await loadState(store, userStream(user.userId), userDecider);
       await signIn(res, state, true, 'Login successful');
       return;
@@ -243,7 +274,8 @@ export function accountRoutes(deps: CommandDeps): Router {
     const body = completeGoogleRegistrationBody.parse(req.body);
     const identity = await verifyGoogle(body.credential);
     const email = normalizeEmail(identity.email);
-    if (email !== normalizeEmail(body.email)) throw badRequest('The e-mail does not match your Google account');
+    if (email !== normalizeEmail(body.email))
+      throw badRequest('The e-mail does not match your Google account');
     requireAcceptedEmail(email);
     const existing = await findByEmail(email);
     if (existing) {
@@ -255,13 +287,24 @@ export function accountRoutes(deps: CommandDeps): Router {
       throw conflict(ACCOUNT_MESSAGES.emailTaken);
     // The name comes from Google and the user never typed it: when taken, add a short number rather than fail.
     let username = body.username.slice(0, ACCOUNT_LIMITS.usernameMaxLength - 5);
-    for (let i = 0; (await claim(store, usernameClaimStream(username), 'UsernameClaimed', userId)) !== userId; i++) {
+    for (
+      let i = 0;
+      (await claim(store, usernameClaimStream(username), 'UsernameClaimed', userId)) !== userId;
+      i++
+    ) {
       if (i > 8) throw conflict(ACCOUNT_MESSAGES.usernameTaken);
       username = `${body.username.slice(0, ACCOUNT_LIMITS.usernameMaxLength - 5)}${Math.floor(1000 + Math.random() * 9000)}`;
     }
     const result = await run(userId, {
       type: 'RegisterWithGoogle',
-      data: { userId, username, email, googleSubject: identity.subject, isVeterinarian: body.isVeterinarian, now: now() },
+      data: {
+        userId,
+        username,
+        email,
+        googleSubject: identity.subject,
+        isVeterinarian: body.isVeterinarian,
+        now: now(),
+      },
     });
     await signIn(res, result.state, true, 'Registration successful');
   });
@@ -286,7 +329,10 @@ export function accountRoutes(deps: CommandDeps): Router {
       data: { codeHash: codes.hash('reset', user.userId, code), now: now() },
     });
     await sendResetCode(email, code);
-    return { message: resend ? ACCOUNT_MESSAGES.resetCodeResent : ACCOUNT_MESSAGES.resetCodeSent, position: String(result.position) };
+    return {
+      message: resend ? ACCOUNT_MESSAGES.resetCodeResent : ACCOUNT_MESSAGES.resetCodeSent,
+      position: String(result.position),
+    };
   };
 
   router.post('/forgot-password', limits.reset, async (req, res) => {
@@ -340,7 +386,11 @@ export function accountRoutes(deps: CommandDeps): Router {
     const matches = await passwordMatches(state.passwordHash, body.currentPassword);
     const result = await run(userId, {
       type: 'ChangePassword',
-      data: { currentPasswordMatches: matches, passwordHash: await hashPassword(body.newPassword), now: now() },
+      data: {
+        currentPasswordMatches: matches,
+        passwordHash: await hashPassword(body.newPassword),
+        now: now(),
+      },
     });
     res.json({ message: ACCOUNT_MESSAGES.passwordChanged, position: String(result.position) });
   });
@@ -353,7 +403,11 @@ export function accountRoutes(deps: CommandDeps): Router {
       type: 'UpdateProfile',
       data: { phone: body.phone ?? s.phone, city: body.city ?? s.city, about: body.about ?? s.about },
     }));
-    res.json({ message: ACCOUNT_MESSAGES.profileUpdated, user: userDto(result.state), position: String(result.position) });
+    res.json({
+      message: ACCOUNT_MESSAGES.profileUpdated,
+      user: userDto(result.state),
+      position: String(result.position),
+    });
   });
 
   const profileImage = {

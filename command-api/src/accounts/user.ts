@@ -1,5 +1,13 @@
 import { ACCOUNT_LIMITS, ACCOUNT_MESSAGES, type UserEvent } from '@pawhaven/contracts';
-import { badRequest, conflict, forbidden, notFound, RefusedWithEvents, unauthorized, type DomainError } from '@pawhaven/platform';
+import {
+  badRequest,
+  conflict,
+  forbidden,
+  notFound,
+  RefusedWithEvents,
+  unauthorized,
+  type DomainError,
+} from '@pawhaven/platform';
 
 /**
  * The user aggregate, stream `user-{userId}`: registration, e-mail verification, sessions, password and profile.
@@ -9,7 +17,6 @@ import { badRequest, conflict, forbidden, notFound, RefusedWithEvents, unauthori
 export const userStream = (userId: string) => `user-${userId}`;
 
 export type { UserEvent, UserEventType } from '@pawhaven/contracts';
-
 
 export type UserCommand =
   | {
@@ -26,13 +33,26 @@ export type UserCommand =
     }
   | {
       type: 'RegisterWithGoogle';
-      data: { userId: string; username: string; email: string; googleSubject: string; isVeterinarian: boolean; now: Date };
+      data: {
+        userId: string;
+        username: string;
+        email: string;
+        googleSubject: string;
+        isVeterinarian: boolean;
+        now: Date;
+      };
     }
-  | { type: 'BootstrapAdmin'; data: { userId: string; username: string; email: string; passwordHash: string; now: Date } }
+  | {
+      type: 'BootstrapAdmin';
+      data: { userId: string; username: string; email: string; passwordHash: string; now: Date };
+    }
   | { type: 'IssueRegistrationCode'; data: { codeHash: string; now: Date } }
   | { type: 'VerifyEmail'; data: { codeHash: string; now: Date } }
   | { type: 'LinkGoogleAccount'; data: { googleSubject: string; now: Date } }
-  | { type: 'StartSession'; data: { sessionId: string; secretHash: string; rememberMe: boolean; rememberMeDays: number; now: Date } }
+  | {
+      type: 'StartSession';
+      data: { sessionId: string; secretHash: string; rememberMe: boolean; rememberMeDays: number; now: Date };
+    }
   | { type: 'RevokeSession'; data: { sessionId: string; now: Date } }
   | { type: 'ChangePassword'; data: { currentPasswordMatches: boolean; passwordHash: string; now: Date } }
   | { type: 'RequestPasswordReset'; data: { codeHash: string; now: Date } }
@@ -127,14 +147,18 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
     }
     case 'SessionRevoked': {
       const s = state.sessions[event.data.sessionId];
-      return s ? { ...state, sessions: { ...state.sessions, [event.data.sessionId]: { ...s, revoked: true } } } : state;
+      return s
+        ? { ...state, sessions: { ...state.sessions, [event.data.sessionId]: { ...s, revoked: true } } }
+        : state;
     }
     case 'PasswordChanged':
       return { ...state, passwordHash: event.data.passwordHash };
     case 'PasswordResetCodeIssued':
       return { ...state, resetCode: { ...event.data, attempts: 0, verified: false } };
     case 'PasswordResetCodeRejected':
-      return state.resetCode ? { ...state, resetCode: { ...state.resetCode, attempts: event.data.attempt } } : state;
+      return state.resetCode
+        ? { ...state, resetCode: { ...state.resetCode, attempts: event.data.attempt } }
+        : state;
     case 'PasswordResetCodeVerified':
       return state.resetCode ? { ...state, resetCode: { ...state.resetCode, verified: true } } : state;
     case 'PasswordReset':
@@ -143,7 +167,9 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
         ...state,
         passwordHash: event.data.passwordHash,
         resetCode: null,
-        sessions: Object.fromEntries(Object.entries(state.sessions).map(([id, s]) => [id, { ...s, revoked: true }])),
+        sessions: Object.fromEntries(
+          Object.entries(state.sessions).map(([id, s]) => [id, { ...s, revoked: true }]),
+        ),
       };
     case 'ProfileUpdated':
       return { ...state, ...event.data };
@@ -193,7 +219,10 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
       if (state.status === 'pending_verification') {
         // Signing up again before verifying replaces the unverified details and sends a fresh code.
         return [
-          { type: 'RegistrationRenewed', data: { username: d.username, passwordHash: d.passwordHash, isVeterinarian: d.isVeterinarian } },
+          {
+            type: 'RegistrationRenewed',
+            data: { username: d.username, passwordHash: d.passwordHash, isVeterinarian: d.isVeterinarian },
+          },
           code,
         ];
       }
@@ -259,16 +288,28 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
       return [
         {
           type: 'RegistrationCodeIssued',
-          data: { codeHash: command.data.codeHash, expiresAt: expiresAt(command.data.now, ACCOUNT_LIMITS.otpSeconds) },
+          data: {
+            codeHash: command.data.codeHash,
+            expiresAt: expiresAt(command.data.now, ACCOUNT_LIMITS.otpSeconds),
+          },
         },
       ];
     }
     case 'VerifyEmail': {
       if (state.status === 'unregistered') throw notFound(ACCOUNT_MESSAGES.noPendingVerification);
       if (state.status === 'active') throw conflict(ACCOUNT_MESSAGES.alreadyVerified);
-      const check = checkCode(state.registrationCode, command.data.codeHash, command.data.now, ACCOUNT_MESSAGES.noPendingVerification);
+      const check = checkCode(
+        state.registrationCode,
+        command.data.codeHash,
+        command.data.now,
+        ACCOUNT_MESSAGES.noPendingVerification,
+      );
       if (!check.ok) {
-        if (check.rejection) throw new RefusedWithEvents([{ type: 'RegistrationCodeRejected', data: { attempt: check.rejection } }], check.error);
+        if (check.rejection)
+          throw new RefusedWithEvents(
+            [{ type: 'RegistrationCodeRejected', data: { attempt: check.rejection } }],
+            check.error,
+          );
         throw check.error;
       }
       return [{ type: 'EmailVerified', data: { verifiedAt: command.data.now.toISOString() } }];
@@ -306,36 +347,63 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
     case 'RevokeSession': {
       const s = state.sessions[command.data.sessionId];
       if (!s || s.revoked) return [];
-      return [{ type: 'SessionRevoked', data: { sessionId: command.data.sessionId, revokedAt: command.data.now.toISOString() } }];
+      return [
+        {
+          type: 'SessionRevoked',
+          data: { sessionId: command.data.sessionId, revokedAt: command.data.now.toISOString() },
+        },
+      ];
     }
     case 'ChangePassword': {
       requireActive();
-      if (!state.passwordHash) throw badRequest('This account signs in with Google and has no password to change');
+      if (!state.passwordHash)
+        throw badRequest('This account signs in with Google and has no password to change');
       if (!command.data.currentPasswordMatches) throw badRequest(ACCOUNT_MESSAGES.currentPasswordWrong);
-      return [{ type: 'PasswordChanged', data: { passwordHash: command.data.passwordHash, changedAt: command.data.now.toISOString() } }];
+      return [
+        {
+          type: 'PasswordChanged',
+          data: { passwordHash: command.data.passwordHash, changedAt: command.data.now.toISOString() },
+        },
+      ];
     }
     case 'RequestPasswordReset': {
       if (state.status === 'unregistered') throw notFound('No account found with this email');
       return [
         {
           type: 'PasswordResetCodeIssued',
-          data: { codeHash: command.data.codeHash, expiresAt: expiresAt(command.data.now, ACCOUNT_LIMITS.resetCodeSeconds) },
+          data: {
+            codeHash: command.data.codeHash,
+            expiresAt: expiresAt(command.data.now, ACCOUNT_LIMITS.resetCodeSeconds),
+          },
         },
       ];
     }
     case 'VerifyResetCode':
     case 'ResetPassword': {
       if (state.status === 'unregistered') throw notFound('No account found with this email');
-      const check = checkCode(state.resetCode, command.data.codeHash, command.data.now, 'No reset code was requested for this email');
+      const check = checkCode(
+        state.resetCode,
+        command.data.codeHash,
+        command.data.now,
+        'No reset code was requested for this email',
+      );
       if (!check.ok) {
-        if (check.rejection) throw new RefusedWithEvents([{ type: 'PasswordResetCodeRejected', data: { attempt: check.rejection } }], check.error);
+        if (check.rejection)
+          throw new RefusedWithEvents(
+            [{ type: 'PasswordResetCodeRejected', data: { attempt: check.rejection } }],
+            check.error,
+          );
         throw check.error;
       }
       const now = command.data.now.toISOString();
-      if (command.type === 'VerifyResetCode') return [{ type: 'PasswordResetCodeVerified', data: { verifiedAt: now } }];
-      const events: UserEvent[] = [{ type: 'PasswordReset', data: { passwordHash: command.data.passwordHash, resetAt: now } }];
+      if (command.type === 'VerifyResetCode')
+        return [{ type: 'PasswordResetCodeVerified', data: { verifiedAt: now } }];
+      const events: UserEvent[] = [
+        { type: 'PasswordReset', data: { passwordHash: command.data.passwordHash, resetAt: now } },
+      ];
       // The code reached the mailbox, which proves the address too.
-      if (state.status === 'pending_verification') events.unshift({ type: 'EmailVerified', data: { verifiedAt: now } });
+      if (state.status === 'pending_verification')
+        events.unshift({ type: 'EmailVerified', data: { verifiedAt: now } });
       return events;
     }
     case 'UpdateProfile': {

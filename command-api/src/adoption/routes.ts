@@ -14,13 +14,28 @@ import {
   type AdoptionAdInput,
   type PetDetails,
 } from '@pawhaven/contracts';
-import { badRequest, ConcurrencyError, currentUserId, handleCommand, loadState, notFound, unauthorized } from '@pawhaven/platform';
+import {
+  badRequest,
+  ConcurrencyError,
+  currentUserId,
+  handleCommand,
+  loadState,
+  notFound,
+  unauthorized,
+} from '@pawhaven/platform';
 import type { CommandDeps } from '../deps';
 import { singleUpload, uploadedFile } from '../http/upload';
 import { storeImage, type ImageKind } from '../images/image-store';
 import { adoptionAdDecider, type AdoptionCommand } from './adoption-ad';
 
-const adImage: ImageKind = { maxBytes: ADOPTION_LIMITS.imageMaxBytes, width: 1200, height: 1200, fit: 'inside', tooLarge: M.imageTooLarge, invalid: M.imageInvalid };
+const adImage: ImageKind = {
+  maxBytes: ADOPTION_LIMITS.imageMaxBytes,
+  width: 1200,
+  height: 1200,
+  fit: 'inside',
+  tooLarge: M.imageTooLarge,
+  invalid: M.imageInvalid,
+};
 const proofImage: ImageKind = { ...adImage, maxBytes: ADOPTION_LIMITS.proofImageMaxBytes };
 
 /** Signed-in only, with the spec's wording for each flow. */
@@ -79,7 +94,10 @@ export function adoptionRoutes(deps: CommandDeps): Router {
       .knex('projection_checkpoints')
       .where({ name: 'adoption-ads' })
       .first<{ transaction_id: string; position: string } | undefined>('transaction_id', 'position');
-    const row = await db.knex('adoption_requests').where({ id: requestId }).first<{ ad_id: string } | undefined>('ad_id');
+    const row = await db
+      .knex('adoption_requests')
+      .where({ id: requestId })
+      .first<{ ad_id: string } | undefined>('ad_id');
     if (row) return row.ad_id;
     const tail = await db.knex.raw<{ rows: { stream_id: string }[] }>(
       `SELECT stream_id FROM events WHERE (transaction_id, position) > (?::text::xid8, ?::bigint)
@@ -107,8 +125,14 @@ export function adoptionRoutes(deps: CommandDeps): Router {
       if (!file) throw badRequest(M.imageRequired);
       const imageUrl = await storeImage(db.knex, file.buffer, adImage);
       const adId = randomUUID();
-      const result = await run(adId, { type: 'PublishAd', data: { adId, ownerId, details: toDetails(input, imageUrl), now: now() } }, ownerId);
-      res.status(201).json({ ...adResponse(adId, result.state), message: M.created, position: String(result.position) });
+      const result = await run(
+        adId,
+        { type: 'PublishAd', data: { adId, ownerId, details: toDetails(input, imageUrl), now: now() } },
+        ownerId,
+      );
+      res
+        .status(201)
+        .json({ ...adResponse(adId, result.state), message: M.created, position: String(result.position) });
     },
   );
 
@@ -130,7 +154,11 @@ export function adoptionRoutes(deps: CommandDeps): Router {
     const requestId = validUuid(req.params.requestId as string, M.requestNotFound);
     const actorId = currentUserId(req);
     const adId = await adOfRequest(requestId);
-    const result = await run(adId, { type: 'WithdrawRequest', data: { requestId, actorId, now: now() } }, actorId);
+    const result = await run(
+      adId,
+      { type: 'WithdrawRequest', data: { requestId, actorId, now: now() } },
+      actorId,
+    );
     res.json({ message: M.withdrawn, position: String(result.position) });
   });
 
@@ -144,18 +172,32 @@ export function adoptionRoutes(deps: CommandDeps): Router {
       const input = adoptionAdUpdateBody.parse(req.body ?? {});
       const file = uploadedFile(req);
       // Check the ad and the owner before keeping a new image.
-      const changes: Partial<PetDetails> = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
-      if (file) adoptionAdDecider.decide({ type: 'UpdateAd', data: { actorId, changes, now: now() } }, (await loadAd(adId)).state);
+      const changes: Partial<PetDetails> = Object.fromEntries(
+        Object.entries(input).filter(([, v]) => v !== undefined),
+      );
+      if (file)
+        adoptionAdDecider.decide(
+          { type: 'UpdateAd', data: { actorId, changes, now: now() } },
+          (await loadAd(adId)).state,
+        );
       if (file) changes.imageUrl = await storeImage(db.knex, file.buffer, adImage);
       const result = await run(adId, { type: 'UpdateAd', data: { actorId, changes, now: now() } }, actorId);
-      res.json({ ...adResponse(adId, result.state), message: 'Adoption post updated', position: result.position === null ? undefined : String(result.position) });
+      res.json({
+        ...adResponse(adId, result.state),
+        message: 'Adoption post updated',
+        position: result.position === null ? undefined : String(result.position),
+      });
     },
   );
 
   router.delete('/:id', signedIn('Authentication required'), async (req, res) => {
     const adId = validUuid(req.params.id as string, M.adNotFound);
     const actorId = currentUserId(req);
-    const result = await run(adId, { type: 'DeleteAd', data: { actorId, isAdmin: req.auth?.isAdmin ?? false, now: now() } }, actorId);
+    const result = await run(
+      adId,
+      { type: 'DeleteAd', data: { actorId, isAdmin: req.auth?.isAdmin ?? false, now: now() } },
+      actorId,
+    );
     res.json({ message: M.deleted, position: String(result.position) });
   });
 

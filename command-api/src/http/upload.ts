@@ -4,7 +4,10 @@ import { HttpError } from '@pawhaven/platform';
 
 /** Accepts one file in memory; the image store checks the bytes themselves. */
 export function singleUpload(field: string, maxBytes: number, tooLarge: string): RequestHandler {
-  const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: maxBytes, files: 1, fields: 30 } }).single(field);
+  const upload = multer({
+    storage: multer.memoryStorage(),
+    limits: { fileSize: maxBytes, files: 1, fields: 30 },
+  }).single(field);
   return (req, res, next) =>
     upload(req, res, (err: unknown) => {
       if (!err) return next();

@@ -23,7 +23,12 @@ export function createMailer(config: Config, knex: Knex): Mailer {
     return {
       async send(mail) {
         await transport.sendMail({ from: config.MAIL_FROM, ...mail });
-        await knex('dev_mailbox').insert({ to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? null });
+        await knex('dev_mailbox').insert({
+          to: mail.to,
+          subject: mail.subject,
+          text: mail.text,
+          html: mail.html ?? null,
+        });
         logger.info({ to: mail.to, subject: mail.subject }, 'mail kept in the dev mailbox (/dev/mailbox)');
       },
     };

@@ -25,7 +25,10 @@ export type PetDetails = {
  * Who did it is in the event metadata (actorId); when is in the data and the record.
  */
 export type AdoptionEvent =
-  | { type: 'AdoptionAdPublished'; data: { adId: string; ownerId: string; details: PetDetails; publishedAt: string } }
+  | {
+      type: 'AdoptionAdPublished';
+      data: { adId: string; ownerId: string; details: PetDetails; publishedAt: string };
+    }
   | { type: 'AdoptionAdUpdated'; data: { changes: Partial<PetDetails>; updatedAt: string } }
   | { type: 'AdoptionAdDeleted'; data: { deletedAt: string; byAdmin: boolean } }
   | {

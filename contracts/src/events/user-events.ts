@@ -26,7 +26,16 @@ export type UserEvent =
   | { type: 'GoogleAccountLinked'; data: { googleSubject: string } }
   /** Google proved the address before the e-mail code did: a password chosen by whoever signed up is dropped. */
   | { type: 'UnverifiedPasswordDiscarded'; data: Record<string, never> }
-  | { type: 'SessionStarted'; data: { sessionId: string; secretHash: string; expiresAt: string; rememberMe: boolean; startedAt: string } }
+  | {
+      type: 'SessionStarted';
+      data: {
+        sessionId: string;
+        secretHash: string;
+        expiresAt: string;
+        rememberMe: boolean;
+        startedAt: string;
+      };
+    }
   | { type: 'SessionRevoked'; data: { sessionId: string; revokedAt: string } }
   | { type: 'PasswordChanged'; data: { passwordHash: string; changedAt: string } }
   | { type: 'PasswordResetCodeIssued'; data: IssuedCode }

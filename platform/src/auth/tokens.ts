@@ -44,7 +44,10 @@ export class TokenService {
 export async function resolveJwtSecret(knex: Knex, fromEnv?: string): Promise<string> {
   if (fromEnv) return fromEnv;
   const generated = randomBytes(48).toString('base64url');
-  await knex.raw('INSERT INTO runtime_secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING', ['jwt', generated]);
+  await knex.raw('INSERT INTO runtime_secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING', [
+    'jwt',
+    generated,
+  ]);
   const row = await knex('runtime_secrets').where({ name: 'jwt' }).first<{ value: string }>();
   return row.value;
 }

@@ -14,7 +14,11 @@ export function connectDatabase(connectionString: string, opts: { max?: number }
   const pool = new pg.Pool({ connectionString, max: opts.max ?? 10 });
   // A dropped idle connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
-  const knex = knexFactory({ client: 'pg', connection: connectionString, pool: { min: 0, max: opts.max ?? 10 } });
+  const knex = knexFactory({
+    client: 'pg',
+    connection: connectionString,
+    pool: { min: 0, max: opts.max ?? 10 },
+  });
   return {
     pool,
     knex,

@@ -15,7 +15,8 @@ export async function databaseFromConfig(
   config: Config,
   opts: { reuseRunning: boolean; onLog?: (line: string) => void },
 ): Promise<DatabaseHandle> {
-  if (config.DATABASE_URL) return { connectionString: config.DATABASE_URL, embedded: false, stop: async () => {} };
+  if (config.DATABASE_URL)
+    return { connectionString: config.DATABASE_URL, embedded: false, stop: async () => {} };
   const passwordFile = path.resolve(config.DATA_DIR, 'pg-password');
   const url = async () =>
     `postgres://pawhaven:${encodeURIComponent((await readFile(passwordFile, 'utf8')).trim())}@localhost:${config.EMBEDDED_PG_PORT}/pawhaven`;
@@ -26,7 +27,11 @@ export async function databaseFromConfig(
       );
     return { connectionString: await url(), embedded: true, stop: async () => {} };
   }
-  const started = await startEmbeddedPostgres({ dataDir: config.DATA_DIR, port: config.EMBEDDED_PG_PORT, onLog: opts.onLog });
+  const started = await startEmbeddedPostgres({
+    dataDir: config.DATA_DIR,
+    port: config.EMBEDDED_PG_PORT,
+    onLog: opts.onLog,
+  });
   return { connectionString: started.connectionString, embedded: true, stop: started.stop };
 }
 

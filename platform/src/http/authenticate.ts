@@ -23,17 +23,24 @@ export function authenticate(tokens: TokenService, isRevoked: SessionRevocationC
     if (!token) return next();
     const claims = await tokens.verify(token);
     if (!claims) return next(unauthorized('Invalid or expired token'));
-    if (await isRevoked(claims.sessionId)) return next(unauthorized('Your session has ended. Please sign in again.'));
+    if (await isRevoked(claims.sessionId))
+      return next(unauthorized('Your session has ended. Please sign in again.'));
     req.auth = { userId: claims.userId, sessionId: claims.sessionId, isAdmin: claims.isAdmin };
     next();
   };
 }
 
 export const requireUser: RequestHandler = (req, _res, next) =>
-  req.auth ? next() : next(unauthorized(req.headers.authorization ? 'Authentication required' : 'No token provided'));
+  req.auth
+    ? next()
+    : next(unauthorized(req.headers.authorization ? 'Authentication required' : 'No token provided'));
 
 export const requireAdmin: RequestHandler = (req, _res, next) =>
-  !req.auth ? next(unauthorized('No token provided')) : req.auth.isAdmin ? next() : next(forbidden('Admins only'));
+  !req.auth
+    ? next(unauthorized('No token provided'))
+    : req.auth.isAdmin
+      ? next()
+      : next(forbidden('Admins only'));
 
 /** The signed-in user's id; only call behind requireUser. */
 export const currentUserId = (req: Request): string => {

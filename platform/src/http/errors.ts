@@ -19,16 +19,21 @@ export const errorHandler: ErrorRequestHandler = (err, _req, res, _next) => {
     return;
   }
   if (err instanceof HttpError) {
-    res.status(err.status).json({ message: err.message, error: err.message, ...(err.details ? { details: err.details } : {}) });
+    res
+      .status(err.status)
+      .json({ message: err.message, error: err.message, ...(err.details ? { details: err.details } : {}) });
     return;
   }
   // body-parser and multer failures carry a status (400 malformed JSON, 413 too large).
-  const status = (err as { status?: number; statusCode?: number }).status ?? (err as { statusCode?: number }).statusCode;
+  const status =
+    (err as { status?: number; statusCode?: number }).status ?? (err as { statusCode?: number }).statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     const message =
-      status === 413 ? 'The request is too large' : (err as { type?: string }).type === 'entity.parse.failed'
-        ? 'The request body is not valid JSON'
-        : ((err as Error).message ?? 'Bad request');
+      status === 413
+        ? 'The request is too large'
+        : (err as { type?: string }).type === 'entity.parse.failed'
+          ? 'The request body is not valid JSON'
+          : ((err as Error).message ?? 'Bad request');
     res.status(status).json({ message, error: message });
     return;
   }

@@ -49,7 +49,11 @@ export async function applyBatch(
     );
     await tx.raw('SELECT pg_notify(?, ?)', [
       PROJECTIONS_CHANNEL,
-      JSON.stringify({ names: [projection.name], transactionId: last.transactionId.toString(), position: last.position.toString() }),
+      JSON.stringify({
+        names: [projection.name],
+        transactionId: last.transactionId.toString(),
+        position: last.position.toString(),
+      }),
     ]);
   });
   return { transactionId: last.transactionId, position: last.position };
@@ -58,15 +62,20 @@ export async function applyBatch(
 /** Empties the projection's tables and puts its checkpoint back to the start, atomically. */
 export async function resetProjection(knex: Knex, projection: Projection): Promise<void> {
   await knex.transaction(async (tx) => {
-    await tx.raw(
-      `INSERT INTO projection_checkpoints (name) VALUES (?) ON CONFLICT (name) DO NOTHING`,
-      [projection.name],
-    );
+    await tx.raw(`INSERT INTO projection_checkpoints (name) VALUES (?) ON CONFLICT (name) DO NOTHING`, [
+      projection.name,
+    ]);
     await tx('projection_checkpoints').where({ name: projection.name }).forUpdate();
-    if (projection.tables.length > 0) await tx.raw(`TRUNCATE ${projection.tables.map((t) => `"${t}"`).join(', ')}`);
+    if (projection.tables.length > 0)
+      await tx.raw(`TRUNCATE ${projection.tables.map((t) => `"${t}"`).join(', ')}`);
     await tx('projection_checkpoints')
       .where({ name: projection.name })
-      .update({ transaction_id: knex.raw(`'0'::xid8`), position: 0, events_processed: 0, updated_at: knex.fn.now() });
+      .update({
+        transaction_id: knex.raw(`'0'::xid8`),
+        position: 0,
+        events_processed: 0,
+        updated_at: knex.fn.now(),
+      });
   });
 }
 
@@ -80,7 +89,10 @@ export type ProjectionStatus = {
   lag: number;
 };
 
-export async function projectionStatus(knex: Knex, projections: readonly Projection[]): Promise<ProjectionStatus[]> {
+export async function projectionStatus(
+  knex: Knex,
+  projections: readonly Projection[],
+): Promise<ProjectionStatus[]> {
   const result: ProjectionStatus[] = [];
   for (const p of projections) {
     const row = await knex('projection_checkpoints')

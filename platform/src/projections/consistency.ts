@@ -2,7 +2,11 @@ import pg from 'pg';
 import type { Knex } from 'knex';
 import { PROJECTIONS_CHANNEL } from './checkpoints';
 
-type Waiter = { target: { transactionId: bigint; position: bigint }; names: string[]; resolve: (ok: boolean) => void };
+type Waiter = {
+  target: { transactionId: bigint; position: bigint };
+  names: string[];
+  resolve: (ok: boolean) => void;
+};
 
 /**
  * Read-your-writes for query-api: waits (bounded) until the named projections have passed the position a
@@ -25,7 +29,8 @@ export class ConsistencyWaiter {
     client.on('notification', (msg) => {
       if (!msg.payload) return;
       const n = JSON.parse(msg.payload) as { names: string[]; transactionId: string; position: string };
-      for (const name of n.names) this.checkpoints.set(name, { transactionId: BigInt(n.transactionId), position: BigInt(n.position) });
+      for (const name of n.names)
+        this.checkpoints.set(name, { transactionId: BigInt(n.transactionId), position: BigInt(n.position) });
       this.settle();
     });
     await client.connect();
@@ -41,14 +46,22 @@ export class ConsistencyWaiter {
   }
 
   /** Resolves true once every named projection has processed `position`, false after `timeoutMs`. */
-  async waitFor(position: bigint, timeoutMs: number, names: readonly string[] = this.allNames): Promise<boolean> {
+  async waitFor(
+    position: bigint,
+    timeoutMs: number,
+    names: readonly string[] = this.allNames,
+  ): Promise<boolean> {
     const { rows } = await this.knex.raw<{ rows: { transaction_id: string }[] }>(
       'SELECT transaction_id FROM events WHERE position = ?',
       [position.toString()],
     );
     const tx = rows[0]?.transaction_id;
     if (tx === undefined) return true; // not an event we know: nothing to wait for
-    const waiter: Waiter = { target: { transactionId: BigInt(tx), position }, names: [...names], resolve: () => {} };
+    const waiter: Waiter = {
+      target: { transactionId: BigInt(tx), position },
+      names: [...names],
+      resolve: () => {},
+    };
     await this.refresh();
     if (this.passed(waiter)) return true;
     return new Promise<boolean>((resolve) => {
@@ -67,13 +80,12 @@ export class ConsistencyWaiter {
   }
 
   private async refresh(): Promise<void> {
-    const rows = await this.knex('projection_checkpoints').select<{ name: string; transaction_id: string; position: string }[]>(
-      'name',
-      'transaction_id',
-      'position',
-    );
+    const rows = await this.knex('projection_checkpoints').select<
+      { name: string; transaction_id: string; position: string }[]
+    >('name', 'transaction_id', 'position');
     // The stored checkpoint is the truth, also when a rebuild has just put it back to the start.
-    for (const r of rows) this.checkpoints.set(r.name, { transactionId: BigInt(r.transaction_id), position: BigInt(r.position) });
+    for (const r of rows)
+      this.checkpoints.set(r.name, { transactionId: BigInt(r.transaction_id), position: BigInt(r.position) });
   }
 
   private passed(w: Waiter): boolean {
@@ -93,5 +105,7 @@ export class ConsistencyWaiter {
   }
 }
 
-const after = (a: { transactionId: bigint; position: bigint }, b: { transactionId: bigint; position: bigint }) =>
-  a.transactionId > b.transactionId || (a.transactionId === b.transactionId && a.position > b.position);
+const after = (
+  a: { transactionId: bigint; position: bigint },
+  b: { transactionId: bigint; position: bigint },
+) => a.transactionId > b.transactionId || (a.transactionId === b.transactionId && a.position > b.position);

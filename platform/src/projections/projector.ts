@@ -6,7 +6,8 @@ import type { Projection } from './projection';
 
 export type ProjectorOptions = { batchSize?: number; retryDelayMs?: number };
 
-const samePosition = (a: LogPosition, b: LogPosition) => a.transactionId === b.transactionId && a.position === b.position;
+const samePosition = (a: LogPosition, b: LogPosition) =>
+  a.transactionId === b.transactionId && a.position === b.position;
 
 /**
  * Keeps every projection live. Projections whose checkpoints agree follow the log together: one reader, and one
@@ -72,7 +73,10 @@ async function followTogether(
       }
       if (error instanceof CheckpointMoved) continue;
       failures++;
-      logger.error({ err: error, projections: members.map((m) => m.name) }, 'projection failed; retrying from its checkpoint');
+      logger.error(
+        { err: error, projections: members.map((m) => m.name) },
+        'projection failed; retrying from its checkpoint',
+      );
       const delay = Math.min((opts.retryDelayMs ?? 200) * 2 ** Math.min(failures, 6), 10_000);
       await new Promise((r) => setTimeout(r, delay));
     }
@@ -92,8 +96,13 @@ async function applyGroupBatch(
   if (!last) return expected;
   const names = members.map((m) => m.name);
   await knex.transaction(async (tx) => {
-    const rows = (await tx('projection_checkpoints').whereIn('name', names).forUpdate().select('name', 'transaction_id', 'position')) as CheckpointRow[];
-    const byName = new Map(rows.map((r) => [r.name, { transactionId: BigInt(r.transaction_id), position: BigInt(r.position) }]));
+    const rows = (await tx('projection_checkpoints')
+      .whereIn('name', names)
+      .forUpdate()
+      .select('name', 'transaction_id', 'position')) as CheckpointRow[];
+    const byName = new Map(
+      rows.map((r) => [r.name, { transactionId: BigInt(r.transaction_id), position: BigInt(r.position) }]),
+    );
     for (const m of members) {
       const current = byName.get(m.name) ?? { transactionId: 0n, position: 0n };
       if (!samePosition(current, expected)) throw new MemberMoved(m);
@@ -110,7 +119,11 @@ async function applyGroupBatch(
     );
     await tx.raw('SELECT pg_notify(?, ?)', [
       PROJECTIONS_CHANNEL,
-      JSON.stringify({ names, transactionId: last.transactionId.toString(), position: last.position.toString() }),
+      JSON.stringify({
+        names,
+        transactionId: last.transactionId.toString(),
+        position: last.position.toString(),
+      }),
     ]);
   });
   return { transactionId: last.transactionId, position: last.position };

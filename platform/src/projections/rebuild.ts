@@ -51,7 +51,12 @@ export async function rebuildProjection(
     }
   }
   const seconds = (performance.now() - started) / 1000;
-  return { name: projection.name, processed, seconds, eventsPerSecond: seconds > 0 ? processed / seconds : processed };
+  return {
+    name: projection.name,
+    processed,
+    seconds,
+    eventsPerSecond: seconds > 0 ? processed / seconds : processed,
+  };
 }
 
 const countUpTo = async (knex: Knex, at: LogPosition) =>

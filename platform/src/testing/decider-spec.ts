@@ -27,7 +27,10 @@ export function deciderSpec<S, C, E extends { type: string; data: unknown }>(dec
           }
           const error = thrown instanceof RefusedWithEvents ? thrown.error : thrown;
           expect(error, 'expected the command to be refused').toBeInstanceOf(HttpError);
-          expect({ status: (error as HttpError).status, message: (error as HttpError).message }).toEqual({ status, message });
+          expect({ status: (error as HttpError).status, message: (error as HttpError).message }).toEqual({
+            status,
+            message,
+          });
           expect(thrown instanceof RefusedWithEvents ? thrown.events : []).toEqual(recording ?? []);
         },
       };

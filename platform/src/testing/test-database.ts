@@ -14,7 +14,9 @@ declare module 'vitest' {
  * A fresh, fully migrated database for one test file, cloned from the template the global setup built on the
  * real embedded PostgreSQL. Each file gets its own, so files can run in parallel.
  */
-export async function createTestDatabase(opts: { max?: number } = {}): Promise<Database & { drop(): Promise<void> }> {
+export async function createTestDatabase(
+  opts: { max?: number } = {},
+): Promise<Database & { drop(): Promise<void> }> {
   const adminUrl = inject('pgAdminUrl');
   const template = inject('pgTemplate');
   const name = `test_${randomBytes(6).toString('hex')}`;

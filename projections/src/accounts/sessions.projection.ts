@@ -21,7 +21,10 @@ export const sessionsProjection = defineProjection({
           .ignore();
         return;
       case 'SessionRevoked':
-        await tx('sessions').where({ id: event.data.sessionId }).whereNull('revoked_at').update({ revoked_at: event.data.revokedAt });
+        await tx('sessions')
+          .where({ id: event.data.sessionId })
+          .whereNull('revoked_at')
+          .update({ revoked_at: event.data.revokedAt });
         return;
       case 'PasswordReset':
         await tx('sessions')

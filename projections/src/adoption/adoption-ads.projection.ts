@@ -23,8 +23,13 @@ const detailColumns = (d: Partial<PetDetails>) => {
   return Object.fromEntries(Object.entries(d).map(([k, v]) => [map[k as keyof PetDetails], v]));
 };
 
-const setRequest = (tx: Knex.Transaction, requestId: string, status: string, at: string, reason: string | null = null) =>
-  tx('adoption_requests').where({ id: requestId }).update({ status, responded_at: at, reason });
+const setRequest = (
+  tx: Knex.Transaction,
+  requestId: string,
+  status: string,
+  at: string,
+  reason: string | null = null,
+) => tx('adoption_requests').where({ id: requestId }).update({ status, responded_at: at, reason });
 
 /** `adoption_ads` and `adoption_requests`: the listing, an owner's ads with their requests, a requester's history. */
 export const adoptionAdsProjection = defineProjection({
@@ -53,7 +58,11 @@ export const adoptionAdsProjection = defineProjection({
         await ad().update({ ...detailColumns(event.data.changes), updated_at: event.data.updatedAt });
         return;
       case 'AdoptionAdDeleted':
-        await ad().update({ status: 'deleted', deleted_at: event.data.deletedAt, updated_at: event.data.deletedAt });
+        await ad().update({
+          status: 'deleted',
+          deleted_at: event.data.deletedAt,
+          updated_at: event.data.deletedAt,
+        });
         return;
       case 'AdoptionRequested': {
         const d = event.data;

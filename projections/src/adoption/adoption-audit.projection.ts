@@ -1,7 +1,13 @@
 import { adIdOfStream, ADOPTION_EVENT_TYPES, type AdoptionEvent } from '@pawhaven/contracts';
 import { defineProjection } from '@pawhaven/platform';
 
-type Row = { subject: 'ad' | 'request'; requestId: string | null; from: string | null; to: string | null; details: Record<string, unknown> };
+type Row = {
+  subject: 'ad' | 'request';
+  requestId: string | null;
+  from: string | null;
+  to: string | null;
+  details: Record<string, unknown>;
+};
 
 /**
  * `adoption_audit`: one row per event of an ad, keyed by its log position, with the status change it made and who
@@ -25,31 +31,85 @@ export const adoptionAuditProjection = defineProjection({
     let row: Row;
     switch (event.type) {
       case 'AdoptionAdPublished':
-        row = { subject: 'ad', requestId: null, from: null, to: 'available', details: { name: event.data.details.name, petType: event.data.details.petType } };
+        row = {
+          subject: 'ad',
+          requestId: null,
+          from: null,
+          to: 'available',
+          details: { name: event.data.details.name, petType: event.data.details.petType },
+        };
         break;
       case 'AdoptionAdUpdated':
-        row = { subject: 'ad', requestId: null, from: null, to: null, details: { changed: Object.keys(event.data.changes) } };
+        row = {
+          subject: 'ad',
+          requestId: null,
+          from: null,
+          to: null,
+          details: { changed: Object.keys(event.data.changes) },
+        };
         break;
       case 'AdoptionAdDeleted':
-        row = { subject: 'ad', requestId: null, from: await adStatusBefore(), to: 'deleted', details: { byAdmin: event.data.byAdmin } };
+        row = {
+          subject: 'ad',
+          requestId: null,
+          from: await adStatusBefore(),
+          to: 'deleted',
+          details: { byAdmin: event.data.byAdmin },
+        };
         break;
       case 'AdoptionRequested':
-        row = { subject: 'request', requestId: event.data.requestId, from: null, to: 'pending', details: { requesterId: event.data.requesterId } };
+        row = {
+          subject: 'request',
+          requestId: event.data.requestId,
+          from: null,
+          to: 'pending',
+          details: { requesterId: event.data.requesterId },
+        };
         break;
       case 'AdoptionRequestAccepted':
-        row = { subject: 'request', requestId: event.data.requestId, from: 'pending', to: 'accepted', details: {} };
+        row = {
+          subject: 'request',
+          requestId: event.data.requestId,
+          from: 'pending',
+          to: 'accepted',
+          details: {},
+        };
         break;
       case 'PetAdopted':
-        row = { subject: 'ad', requestId: event.data.requestId, from: 'available', to: 'adopted', details: { adopterId: event.data.adopterId } };
+        row = {
+          subject: 'ad',
+          requestId: event.data.requestId,
+          from: 'available',
+          to: 'adopted',
+          details: { adopterId: event.data.adopterId },
+        };
         break;
       case 'AdoptionRequestRejected':
-        row = { subject: 'request', requestId: event.data.requestId, from: 'pending', to: 'rejected', details: { reason: event.data.reason } };
+        row = {
+          subject: 'request',
+          requestId: event.data.requestId,
+          from: 'pending',
+          to: 'rejected',
+          details: { reason: event.data.reason },
+        };
         break;
       case 'AdoptionRequestWithdrawn':
-        row = { subject: 'request', requestId: event.data.requestId, from: 'pending', to: 'withdrawn', details: {} };
+        row = {
+          subject: 'request',
+          requestId: event.data.requestId,
+          from: 'pending',
+          to: 'withdrawn',
+          details: {},
+        };
         break;
       case 'AdoptionRequestClosed':
-        row = { subject: 'request', requestId: event.data.requestId, from: 'pending', to: 'closed', details: { reason: event.data.reason } };
+        row = {
+          subject: 'request',
+          requestId: event.data.requestId,
+          from: 'pending',
+          to: 'closed',
+          details: { reason: event.data.reason },
+        };
         break;
       default: {
         const _exhaustive: never = event;

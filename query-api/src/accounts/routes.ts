@@ -12,7 +12,12 @@ export function accountQueries({ db, presence, tokens }: QueryDeps): Router {
   router.get('/profile', requireUser, async (req, res) => {
     const row = await findUser(currentUserId(req));
     if (!row) throw notFound('User not found');
-    res.json({ success: true, message: 'Profile loaded', data: toUserDto(row, presence), user: toUserDto(row, presence) });
+    res.json({
+      success: true,
+      message: 'Profile loaded',
+      data: toUserDto(row, presence),
+      user: toUserDto(row, presence),
+    });
   });
 
   router.get('/profile/:userId', async (req, res) => {
@@ -23,7 +28,11 @@ export function accountQueries({ db, presence, tokens }: QueryDeps): Router {
     }
     // The owner (and admins) see their own contact details; everyone else the public fields.
     const own = req.auth && (req.auth.userId === row.id || req.auth.isAdmin);
-    res.json({ success: true, message: 'Profile loaded', data: own ? toUserDto(row, presence) : toPublicUserDto(row, presence) });
+    res.json({
+      success: true,
+      message: 'Profile loaded',
+      data: own ? toUserDto(row, presence) : toPublicUserDto(row, presence),
+    });
   });
 
   router.post('/getUserById', requireUser, async (req, res) => {
@@ -34,14 +43,24 @@ export function accountQueries({ db, presence, tokens }: QueryDeps): Router {
   });
 
   router.post('/getAllUsers', requireUser, async (_req, res) => {
-    const rows = await db.knex<UserRow>('users').where({ verified: true, is_admin: false }).orderBy('username').limit(1000);
+    const rows = await db
+      .knex<UserRow>('users')
+      .where({ verified: true, is_admin: false })
+      .orderBy('username')
+      .limit(1000);
     res.json({ success: true, data: rows.map((r) => toPublicUserDto(r, presence)) });
   });
 
   router.get('/debug-token', requireUser, async (req, res) => {
     const token = req.headers.authorization!.slice(7);
     const claims = await tokens.verify(token);
-    res.json({ success: true, valid: true, userId: claims?.userId, isAdmin: claims?.isAdmin, expiresAt: claims?.expiresAt });
+    res.json({
+      success: true,
+      valid: true,
+      userId: claims?.userId,
+      isAdmin: claims?.isAdmin,
+      expiresAt: claims?.expiresAt,
+    });
   });
 
   return router;

@@ -30,7 +30,10 @@ export function adminQueries({ db }: QueryDeps): Router {
       .where('h.ad_id', req.params.id)
       .orderBy('h.position', 'asc')) as AuditRow[];
     if (rows.length === 0) throw notFound('Adoption post not found');
-    const ad = await db.knex('adoption_ads').where({ id: req.params.id }).first<{ name: string; status: string; owner_id: string }>('name', 'status', 'owner_id');
+    const ad = await db
+      .knex('adoption_ads')
+      .where({ id: req.params.id })
+      .first<{ name: string; status: string; owner_id: string }>('name', 'status', 'owner_id');
     const timeline: AuditEntryDto[] = rows.map((r) => ({
       position: String(r.position),
       eventType: r.event_type,

@@ -1,4 +1,11 @@
-import type { AdoptionAdDto, AdoptionRequestDto, AdoptionHistoryEntryDto, PetType, RequestStatus, AdStatus } from '@pawhaven/contracts';
+import type {
+  AdoptionAdDto,
+  AdoptionRequestDto,
+  AdoptionHistoryEntryDto,
+  PetType,
+  RequestStatus,
+  AdStatus,
+} from '@pawhaven/contracts';
 
 export type AdRow = {
   id: string;
@@ -87,7 +94,11 @@ export const toRequestDto = (r: RequestRow): AdoptionRequestDto => ({
   _id: r.id,
   id: r.id,
   adId: r.ad_id,
-  requester: { _id: r.requester_id, username: r.requester_username ?? 'Unknown User', email: r.requester_email ?? '' },
+  requester: {
+    _id: r.requester_id,
+    username: r.requester_username ?? 'Unknown User',
+    email: r.requester_email ?? '',
+  },
   name: r.name,
   email: r.email,
   phone: r.phone,
@@ -99,7 +110,12 @@ export const toRequestDto = (r: RequestRow): AdoptionRequestDto => ({
   respondedAt: r.responded_at?.toISOString() ?? null,
 });
 
-export type HistoryRow = RequestRow & { pet_name: string; pet_image: string; pet_type: PetType; ad_status: AdStatus };
+export type HistoryRow = RequestRow & {
+  pet_name: string;
+  pet_image: string;
+  pet_type: PetType;
+  ad_status: AdStatus;
+};
 
 export const toHistoryDto = (r: HistoryRow): AdoptionHistoryEntryDto => ({
   _id: r.id,
@@ -118,5 +134,10 @@ export const toHistoryDto = (r: HistoryRow): AdoptionHistoryEntryDto => ({
 /** Words of a search box as a prefix query: 'germ shep' finds 'German Shepherd'. */
 export const prefixQuery = (text: string): string | null => {
   const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu);
-  return words && words.length > 0 ? words.slice(0, 8).map((w) => `${w}:*`).join(' & ') : null;
+  return words && words.length > 0
+    ? words
+        .slice(0, 8)
+        .map((w) => `${w}:*`)
+        .join(' & ')
+    : null;
 };

@@ -5,7 +5,10 @@ import { AD_COLUMNS, prefixQuery, toAdDto, type AdRow } from './ads';
 
 /** Ads that are not deleted, with their owner, and for a signed-in viewer the viewer's latest request on each. */
 export function adsQuery(knex: Knex, viewerId: string | undefined) {
-  const q = knex('adoption_ads as a').leftJoin('users as u', 'u.id', 'a.owner_id').whereNull('a.deleted_at').select(knex.raw(AD_COLUMNS));
+  const q = knex('adoption_ads as a')
+    .leftJoin('users as u', 'u.id', 'a.owner_id')
+    .whereNull('a.deleted_at')
+    .select(knex.raw(AD_COLUMNS));
   if (viewerId) {
     // For 'Adoption request pending review' on the viewer's cards.
     q.select(
@@ -23,13 +26,20 @@ export function adsQuery(knex: Knex, viewerId: string | undefined) {
 }
 
 /** One page of the public listing: filters and search run on the server; a viewer never sees their own ads. */
-export async function listAdoptionAds(knex: Knex, query: z.infer<typeof adoptionListQuery>, viewerId: string | undefined) {
+export async function listAdoptionAds(
+  knex: Knex,
+  query: z.infer<typeof adoptionListQuery>,
+  viewerId: string | undefined,
+) {
   const q = adsQuery(knex, viewerId);
   if (viewerId) q.whereNot('a.owner_id', viewerId);
   if (query.filter === 'dog') q.where('a.pet_type', 'Dog');
   else if (query.filter === 'cat') q.where('a.pet_type', 'Cat');
   else if (query.filter === 'other') q.whereNotIn('a.pet_type', ['Dog', 'Cat']);
-  if (query.city) q.whereRaw(`lower(a.location) LIKE ? ESCAPE '\\'`, [`%${query.city.toLowerCase().replace(/[%_\\]/g, '\\$&')}%`]);
+  if (query.city)
+    q.whereRaw(`lower(a.location) LIKE ? ESCAPE '\\'`, [
+      `%${query.city.toLowerCase().replace(/[%_\\]/g, '\\$&')}%`,
+    ]);
   const search = query.q ? prefixQuery(query.q) : null;
   if (search) q.whereRaw(`a.search @@ to_tsquery('simple', ?)`, [search]);
   // The page walks the (created_at, id) index; the count is a separate, cheaper query run alongside.

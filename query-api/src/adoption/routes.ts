@@ -2,7 +2,15 @@ import { Router } from 'express';
 import { ADOPTION_MESSAGES as M, adoptionListQuery } from '@pawhaven/contracts';
 import { currentUserId, forbidden, notFound, requireUser, unauthorized } from '@pawhaven/platform';
 import type { QueryDeps } from '../deps';
-import { REQUEST_COLUMNS, toAdDto, toHistoryDto, toRequestDto, type AdRow, type HistoryRow, type RequestRow } from './ads';
+import {
+  REQUEST_COLUMNS,
+  toAdDto,
+  toHistoryDto,
+  toRequestDto,
+  type AdRow,
+  type HistoryRow,
+  type RequestRow,
+} from './ads';
 import { adsQuery, listAdoptionAds } from './listing';
 
 /** Reads of the adoption context, from the adoption-ads read model. */
@@ -24,7 +32,11 @@ export function adoptionQueries({ db }: QueryDeps): Router {
 
   /** Public listing: newest first, paginated (X-Total-Count), never the signed-in viewer's own ads. */
   router.get('/', async (req, res) => {
-    const { ads, total, page, limit } = await listAdoptionAds(knex, adoptionListQuery.parse(req.query), req.auth?.userId);
+    const { ads, total, page, limit } = await listAdoptionAds(
+      knex,
+      adoptionListQuery.parse(req.query),
+      req.auth?.userId,
+    );
     res.setHeader('X-Total-Count', String(total));
     res.setHeader('X-Page', String(page));
     res.setHeader('X-Per-Page', String(limit));
@@ -36,7 +48,13 @@ export function adoptionQueries({ db }: QueryDeps): Router {
     const rows = (await knex('adoption_requests as r')
       .join('adoption_ads as a', 'a.id', 'r.ad_id')
       .leftJoin('users as ru', 'ru.id', 'r.requester_id')
-      .select(knex.raw(REQUEST_COLUMNS), 'a.name as pet_name', 'a.image_url as pet_image', 'a.pet_type as pet_type', 'a.status as ad_status')
+      .select(
+        knex.raw(REQUEST_COLUMNS),
+        'a.name as pet_name',
+        'a.image_url as pet_image',
+        'a.pet_type as pet_type',
+        'a.status as ad_status',
+      )
       .where('r.requester_id', currentUserId(req))
       .orderBy('r.requested_at', 'desc')) as HistoryRow[];
     res.setHeader('Cache-Control', 'no-store');
@@ -50,7 +68,9 @@ export function adoptionQueries({ db }: QueryDeps): Router {
     if (includeRequests && !req.auth) throw unauthorized('No token provided');
     if (includeRequests && req.auth?.userId !== userId && !req.auth?.isAdmin)
       throw forbidden('Only the owner can see the requests on these ads');
-    const rows = (await adsQuery(knex, req.auth?.userId).where('a.owner_id', userId).orderBy('a.created_at', 'desc')) as AdRow[];
+    const rows = (await adsQuery(knex, req.auth?.userId)
+      .where('a.owner_id', userId)
+      .orderBy('a.created_at', 'desc')) as AdRow[];
     const ads = rows.map(toAdDto);
     if (includeRequests) {
       const requests = await requestsOf(ads.map((a) => a._id));
@@ -60,7 +80,10 @@ export function adoptionQueries({ db }: QueryDeps): Router {
   });
 
   router.get('/:postId/requests', requireUser, async (req, res) => {
-    const ad = await knex('adoption_ads').where({ id: req.params.postId }).whereNull('deleted_at').first<{ owner_id: string } | undefined>('owner_id');
+    const ad = await knex('adoption_ads')
+      .where({ id: req.params.postId })
+      .whereNull('deleted_at')
+      .first<{ owner_id: string } | undefined>('owner_id');
     if (!ad) throw notFound(M.adNotFound);
     if (ad.owner_id !== req.auth!.userId && !req.auth!.isAdmin) throw forbidden(M.notOwner);
     const adId = String(req.params.postId);
@@ -68,7 +91,8 @@ export function adoptionQueries({ db }: QueryDeps): Router {
   });
 
   router.get('/:id', async (req, res) => {
-    const row = (await adsQuery(knex, req.auth?.userId).where('a.id', req.params.id).first()) as AdRow | undefined;
+    const row = (await adsQuery(knex, req.auth?.userId).where('a.id', req.params.id).first()) as
+      AdRow | undefined;
     if (!row) throw notFound(M.adNotFound);
     res.json(toAdDto(row));
   });

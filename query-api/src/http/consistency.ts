@@ -12,7 +12,9 @@ export function consistentReads(waiter: ConsistencyWaiter, timeoutMs: number): R
     const raw = req.headers[header];
     if (typeof raw !== 'string' || raw === '') return next();
     if (!/^\d{1,19}$/.test(raw)) {
-      res.status(400).json({ message: `${CONSISTENT_AFTER_HEADER} must be a position number`, error: 'Bad header' });
+      res
+        .status(400)
+        .json({ message: `${CONSISTENT_AFTER_HEADER} must be a position number`, error: 'Bad header' });
       return;
     }
     const caughtUp = await waiter.waitFor(BigInt(raw), timeoutMs);

@@ -5,9 +5,10 @@ const escape = (s: string) =>
 export function mailboxPage(mails: { to: string; subject: string; text: string; sentAt: string }[]): string {
   const items = mails
     .map(
-      (m) => `<article><header><strong>${escape(m.subject)}</strong><span>to ${escape(m.to)} · ${escape(
-        new Date(m.sentAt).toLocaleString('en-US'),
-      )}</span></header><pre>${escape(m.text)}</pre></article>`,
+      (m) =>
+        `<article><header><strong>${escape(m.subject)}</strong><span>to ${escape(m.to)} · ${escape(
+          new Date(m.sentAt).toLocaleString('en-US'),
+        )}</span></header><pre>${escape(m.text)}</pre></article>`,
     )
     .join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

@@ -23,11 +23,16 @@ export function systemQueries({ config, db, store, projections, presence }: Quer
           commandApi: { status: 'ok' },
           queryApi: { status: 'ok' },
           realtime: { status: 'ok', onlineUsers: presence.count },
-          mail: { status: 'ok', transport: config.SMTP_URL ? 'smtp' : config.devMailbox ? 'dev-mailbox' : 'none' },
+          mail: {
+            status: 'ok',
+            transport: config.SMTP_URL ? 'smtp' : config.devMailbox ? 'dev-mailbox' : 'none',
+          },
         },
       });
     } catch (error) {
-      res.status(503).json({ status: 'error', message: 'Backend service not available', error: String(error) });
+      res
+        .status(503)
+        .json({ status: 'error', message: 'Backend service not available', error: String(error) });
     }
   });
 
@@ -47,7 +52,10 @@ export function systemQueries({ config, db, store, projections, presence }: Quer
 
   router.get('/api/images/:id', async (req, res) => {
     if (!/^[a-f0-9]{24}$/.test(req.params.id)) throw notFound('Image not found');
-    const row = await db.knex('images').where({ id: req.params.id }).first<{ content_type: string; bytes: Buffer } | undefined>();
+    const row = await db
+      .knex('images')
+      .where({ id: req.params.id })
+      .first<{ content_type: string; bytes: Buffer } | undefined>();
     if (!row) throw notFound('Image not found');
     // Images never change under an id: a new upload gets a new id.
     res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
@@ -57,10 +65,19 @@ export function systemQueries({ config, db, store, projections, presence }: Quer
   if (config.devMailbox) {
     router.get('/dev/mailbox', async (req, res) => {
       const to = typeof req.query.to === 'string' ? req.query.to.trim().toLowerCase() : undefined;
-      const q = db.knex('dev_mailbox').select('to', 'subject', 'text', 'sent_at').orderBy('id', 'desc').limit(100);
+      const q = db
+        .knex('dev_mailbox')
+        .select('to', 'subject', 'text', 'sent_at')
+        .orderBy('id', 'desc')
+        .limit(100);
       if (to) q.whereRaw('lower("to") = ?', [to]);
       const rows = (await q) as { to: string; subject: string; text: string; sent_at: Date }[];
-      const mails = rows.map((r) => ({ to: r.to, subject: r.subject, text: r.text, sentAt: r.sent_at.toISOString() }));
+      const mails = rows.map((r) => ({
+        to: r.to,
+        subject: r.subject,
+        text: r.text,
+        sentAt: r.sent_at.toISOString(),
+      }));
       if (to !== undefined || req.accepts(['html', 'json']) === 'json') {
         res.json(mails);
         return;
