@@ -15,6 +15,10 @@ const ResetPasswordPage = lazy(() => import('./accounts/ResetPasswordPage'));
 const ProfilePage = lazy(() => import('./accounts/profile/ProfilePage'));
 const PublicProfilePage = lazy(() => import('./accounts/PublicProfilePage'));
 const AdminDashboardPage = lazy(() => import('./admin/AdminDashboardPage'));
+const AdoptionPage = lazy(() => import('./adoption/AdoptionPage'));
+const CreateAdoptionPage = lazy(() => import('./adoption/CreateAdoptionPage'));
+const MyAdoptionsPage = lazy(() => import('./adoption/MyAdoptionsPage'));
+const AdoptionHistoryPage = lazy(() => import('./adoption/AdoptionHistoryPage'));
 
 const soon = (section: string) => <ComingSoonPage section={section} />;
 
@@ -43,10 +47,10 @@ export function App() {
           <Route path="my-posts" element={soon('My Posts')} />
 
           {/* Adoption */}
-          <Route path="adoption" element={soon('Adoption')} />
-          <Route path="create-adoption" element={soon('Create Adoption Ad')} />
-          <Route path="my-adoptions" element={soon('My Adoptions')} />
-          <Route path="adoptionhistory" element={soon('Adoption History')} />
+          <Route path="adoption" element={<AdoptionPage />} />
+          <Route path="create-adoption" element={<CreateAdoptionPage />} />
+          <Route path="my-adoptions" element={<MyAdoptionsPage />} />
+          <Route path="adoptionhistory" element={<AdoptionHistoryPage />} />
 
           {/* Accounts */}
           <Route path="signin" element={<SignInPage />} />

@@ -105,6 +105,8 @@ export type RequestOptions = {
   headers?: Record<string, string>;
   /** Renew the session and retry once on 401 (default true). */
   retry?: boolean;
+  /** Sees the response headers of a successful answer (e.g. X-Total-Count of a list). */
+  onHeaders?: (headers: Headers) => void;
 };
 
 async function send(path: string, opts: RequestOptions): Promise<unknown> {
@@ -147,6 +149,7 @@ async function send(path: string, opts: RequestOptions): Promise<unknown> {
     throw httpError(res, data);
   }
   if (!res.ok) throw httpError(res, data);
+  opts.onHeaders?.(res.headers);
   return data;
 }
 
@@ -175,6 +178,19 @@ export const api = {
   request: <T>(path: string, opts: RequestOptions = {}) => send(path, opts) as Promise<T>,
   get: <T>(path: string, opts: Omit<RequestOptions, 'method' | 'body'> = {}) =>
     send(path, { ...opts, method: 'GET' }) as Promise<T>,
+  /** A paginated list: its items and the total the server reports in X-Total-Count. */
+  getPage: async <T>(path: string, opts: Omit<RequestOptions, 'method' | 'body' | 'onHeaders'> = {}) => {
+    let total: number | null = null;
+    const items = (await send(path, {
+      ...opts,
+      method: 'GET',
+      onHeaders: (h) => {
+        const n = Number(h.get('X-Total-Count'));
+        total = Number.isFinite(n) && h.has('X-Total-Count') ? n : null;
+      },
+    })) as T[];
+    return { items, total: total as number | null };
+  },
   post: <T>(path: string, body?: unknown, opts: Omit<RequestOptions, 'method' | 'body'> = {}) =>
     send(path, { ...opts, method: 'POST', body }) as Promise<T>,
   put: <T>(path: string, body?: unknown, opts: Omit<RequestOptions, 'method' | 'body'> = {}) =>

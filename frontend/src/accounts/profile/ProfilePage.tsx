@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
@@ -29,6 +29,14 @@ import { accountsApi } from '../api';
 import { useSignOut } from '../useSignOut';
 import { EditProfileForm } from './EditProfileForm';
 import { ProfileEmptyState } from './ProfileEmptyState';
+
+// The adoption views load with their own chunk, only when opened.
+const MyAdoptionsPanel = lazy(() =>
+  import('../../adoption/MyAdoptionsPanel').then((m) => ({ default: m.MyAdoptionsPanel })),
+);
+const AdoptionHistoryPanel = lazy(() =>
+  import('../../adoption/AdoptionHistoryPanel').then((m) => ({ default: m.AdoptionHistoryPanel })),
+);
 import { ProfileOverview } from './ProfileOverview';
 import { SecurityForm } from './SecurityForm';
 
@@ -104,21 +112,16 @@ export default function ProfilePage() {
       break;
     case 'myadoptions':
       content = (
-        <ProfileEmptyState
-          icon={<PetsIcon />}
-          title="No adoption posts yet. Create your first adoption post!"
-          action={{ label: 'Create Adoption Ad', to: '/create-adoption' }}
-        />
+        <Suspense fallback={<PageLoader />}>
+          <MyAdoptionsPanel />
+        </Suspense>
       );
       break;
     case 'adoptionhistory':
       content = (
-        <ProfileEmptyState
-          icon={<HistoryIcon />}
-          title="No Adoption History"
-          text="Pets you request to adopt will appear here."
-          action={{ label: 'Browse pets', to: '/adoption' }}
-        />
+        <Suspense fallback={<PageLoader />}>
+          <AdoptionHistoryPanel />
+        </Suspense>
       );
       break;
   }

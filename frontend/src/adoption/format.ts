@@ -1,0 +1,108 @@
+import {
+  ADOPTION_LIMITS,
+  ADOPTION_MESSAGES,
+  DEFAULT_AGE_UNIT,
+  DEFAULT_BREED,
+  type AdoptionAdDto,
+  type RequestStatus,
+  type UserDto,
+} from '@pawhaven/contracts';
+import { ApiError } from '../shared/api';
+
+/** The signed-in user's id (responses carry both `_id` and `id`). */
+export const userIdOf = (user: Pick<UserDto, 'id' | '_id'> | null | undefined) =>
+  user ? user.id || user._id || null : null;
+
+/** The ad's owner id: the listing populates `userId`; command answers send the plain id. */
+export const ownerIdOf = (ad: { userId: AdoptionAdDto['userId'] | string }) =>
+  typeof ad.userId === 'string' ? ad.userId : ad.userId?._id;
+
+const SINGULAR_UNITS: Record<string, string> = { yrs: 'yr', months: 'month', weeks: 'week' };
+
+/** '2 yrs', '3 months', '1 yr'; 'Age N/A' when no age is known (spec 001 §2). */
+export function ageText(ad: Pick<AdoptionAdDto, 'age' | 'ageUnit'>) {
+  const age = ad.age?.trim();
+  if (!age) return 'Age N/A';
+  const unit = ad.ageUnit || DEFAULT_AGE_UNIT;
+  return `${age} ${age === '1' ? (SINGULAR_UNITS[unit] ?? unit) : unit}`;
+}
+
+export const breedText = (ad: Pick<AdoptionAdDto, 'breed'>) => ad.breed?.trim() || DEFAULT_BREED;
+export const locationText = (ad: Pick<AdoptionAdDto, 'location'>) =>
+  ad.location?.trim() || ADOPTION_MESSAGES.locationMissing;
+
+/** 'Read more...' is offered above this many characters; the card shows 3 lines (spec 000 §9). */
+export const isLongDescription = (text: string) => text.length > ADOPTION_LIMITS.cardDescriptionChars;
+
+const FLAG_LABELS = {
+  vaccinated: ['Vaccinated', 'Not vaccinated'],
+  spayedNeutered: ['Spayed/neutered', 'Not spayed/neutered'],
+  goodWithChildren: ['Good with children', 'Not good with children'],
+  goodWithDogs: ['Good with dogs', 'Not good with dogs'],
+  goodWithCats: ['Good with cats', 'Not good with cats'],
+} as const;
+export type PetFlag = keyof typeof FLAG_LABELS;
+export const PET_FLAGS = Object.keys(FLAG_LABELS) as PetFlag[];
+export const flagLabel = (flag: PetFlag) => FLAG_LABELS[flag][0];
+
+/** The optional attributes that are present, as chip labels (gender, size, then the yes/no facts). */
+export function attributeLabels(ad: Pick<AdoptionAdDto, 'gender' | 'size' | PetFlag>): string[] {
+  const out: string[] = [];
+  if (ad.gender) out.push(ad.gender);
+  if (ad.size) out.push(ad.size);
+  for (const flag of PET_FLAGS) {
+    const v = ad[flag];
+    if (v === true) out.push(FLAG_LABELS[flag][0]);
+    else if (v === false) out.push(FLAG_LABELS[flag][1]);
+  }
+  return out;
+}
+
+/** History dates: en-US, short (spec 000 §9). */
+export function shortDate(value: string | null | undefined) {
+  if (!value) return null;
+  const d = new Date(value);
+  return Number.isNaN(d.getTime())
+    ? null
+    : d.toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
+}
+
+export const REQUEST_STATUS_LABELS: Record<RequestStatus, string> = {
+  pending: 'Pending',
+  accepted: 'Accepted',
+  rejected: 'Rejected',
+  withdrawn: 'Withdrawn',
+  closed: 'Closed',
+};
+export const REQUEST_STATUS_COLORS = {
+  pending: 'warning',
+  accepted: 'success',
+  rejected: 'error',
+  withdrawn: 'default',
+  closed: 'default',
+} as const satisfies Record<RequestStatus, string>;
+
+/** The server's own text when it answered, else the spec's fallback (spec 000 §8). */
+export function failureText(err: unknown, fallback: string) {
+  if (err instanceof ApiError) return err.serverMessage ?? fallback;
+  return fallback;
+}
+
+/** Field-level messages the server sent with a validation error (`fields`), if any. */
+export function serverFieldErrors(err: unknown): Record<string, string> {
+  if (!(err instanceof ApiError) || !err.body || typeof err.body !== 'object') return {};
+  const fields = (err.body as { fields?: unknown }).fields;
+  if (!fields || typeof fields !== 'object') return {};
+  return Object.fromEntries(
+    Object.entries(fields as Record<string, unknown>).filter(
+      (e): e is [string, string] => typeof e[1] === 'string',
+    ),
+  );
+}
+
+/** Image checks of the browser: an image type and at most `maxBytes` (texts of contracts). */
+export function imageProblem(file: File, maxBytes: number): string | null {
+  if (!file.type.startsWith('image/')) return ADOPTION_MESSAGES.imageInvalid;
+  if (file.size >= maxBytes) return ADOPTION_MESSAGES.imageTooLarge;
+  return null;
+}
