@@ -85,7 +85,7 @@ export function invalidateAdoptions(queryClient: QueryClient) {
   void queryClient.invalidateQueries({ queryKey: ['user-adoptions'] });
 }
 
-type ListData = InfiniteData<AdoptionAdDto[], number>;
+type ListData = InfiniteData<{ items: AdoptionAdDto[]; total: number | null }, number>;
 
 /** Shows a change to one ad in every cached listing at once (before the invalidated lists are read again). */
 export function patchListedAd(
@@ -95,7 +95,13 @@ export function patchListedAd(
 ) {
   queryClient.setQueriesData<ListData>({ queryKey: adoptionKeys.lists() }, (old) =>
     old
-      ? { ...old, pages: old.pages.map((page) => page.map((ad) => (ad._id === adId ? patch(ad) : ad))) }
+      ? {
+          ...old,
+          pages: old.pages.map((page) => ({
+            ...page,
+            items: page.items.map((ad) => (ad._id === adId ? patch(ad) : ad)),
+          })),
+        }
       : old,
   );
 }
