@@ -6,3 +6,4 @@ export { createMailer, type Mailer } from './mail/mailer';
 export { googleVerifier, type GoogleVerifier } from './accounts/google';
 export type { UserEvent, UserEventType } from './accounts/user';
 export { ensureDemoUsers, DEMO_PASSWORD } from './accounts/demo-users';
+export { seedDemoAds } from './adoption/demo-ads';

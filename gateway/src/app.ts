@@ -12,6 +12,7 @@ import {
   ensureAdmin,
   ensureDemoUsers,
   googleVerifier,
+  seedDemoAds,
 } from '@pawhaven/command-api';
 import {
   ConsistencyWaiter,
@@ -67,6 +68,8 @@ export async function startApp(opts: StartOptions): Promise<RunningApp> {
   const codes = new CodeHasher(`${secret}:codes`);
   const adminCredentials = await ensureAdmin(store, config);
   const demoUsers = opts.demoData && config.NODE_ENV !== 'production' ? await ensureDemoUsers(store) : [];
+  // Demo ads only alongside freshly created demo accounts, so a restart never adds them twice.
+  if (demoUsers.length > 0) await seedDemoAds(store, db.knex);
 
   const abort = new AbortController();
   const projector = runProjector(db.knex, store, allProjections, abort.signal);

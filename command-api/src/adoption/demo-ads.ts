@@ -1,0 +1,189 @@
+import { randomUUID } from 'node:crypto';
+import sharp from 'sharp';
+import type { Knex } from 'knex';
+import { adoptionStream, DEFAULT_BREED, type PetDetails } from '@pawhaven/contracts';
+import { handleCommand, type EventStore } from '@pawhaven/platform';
+import { claimOwner, emailClaimStream } from '../accounts/claims';
+import { storeImage } from '../images/image-store';
+import { adoptionAdDecider, type AdoptionCommand } from './adoption-ad';
+
+type DemoAd = Omit<PetDetails, 'imageUrl' | 'breed' | 'ageUnit'> & {
+  owner: string;
+  breed?: string;
+  ageUnit?: PetDetails['ageUnit'];
+  colors: [string, string];
+};
+
+const none = {
+  gender: null,
+  size: null,
+  vaccinated: null,
+  spayedNeutered: null,
+  goodWithChildren: null,
+  goodWithDogs: null,
+  goodWithCats: null,
+};
+
+const DEMO_ADS: DemoAd[] = [
+  {
+    ...none,
+    owner: 'bilal.rescue@gmail.com',
+    name: 'Moti',
+    age: '2',
+    petType: 'Dog',
+    breed: 'Labrador mix',
+    gender: 'Male',
+    size: 'Large',
+    vaccinated: true,
+    goodWithChildren: true,
+    location: 'Lahore',
+    description:
+      'Moti was found near the canal as a puppy. He is house-trained, loves long walks and is gentle with children. Looking for a family with a little outdoor space.',
+    colors: ['#e07a5f', '#f2cc8f'],
+  },
+  {
+    ...none,
+    owner: 'bilal.rescue@gmail.com',
+    name: 'Billo',
+    age: '8',
+    ageUnit: 'months',
+    petType: 'Cat',
+    breed: 'Persian mix',
+    gender: 'Female',
+    size: 'Small',
+    vaccinated: true,
+    spayedNeutered: true,
+    goodWithCats: true,
+    location: 'Karachi',
+    description:
+      'A calm, fluffy girl who enjoys sunny windowsills and gentle brushing. Litter-trained and spayed.',
+    colors: ['#81b29a', '#f4f1de'],
+  },
+  {
+    ...none,
+    owner: 'ayesha.vet@gmail.com',
+    name: 'Sheru',
+    age: '4',
+    petType: 'Dog',
+    breed: 'German Shepherd',
+    gender: 'Male',
+    size: 'Large',
+    vaccinated: true,
+    spayedNeutered: true,
+    goodWithDogs: true,
+    location: 'Islamabad',
+    description:
+      'Sheru is a loyal, well-mannered shepherd whose family moved abroad. Knows sit, stay and heel; needs daily exercise and an experienced owner.',
+    colors: ['#3d405b', '#81b29a'],
+  },
+  {
+    ...none,
+    owner: 'ayesha.vet@gmail.com',
+    name: 'Mithu',
+    age: '1',
+    petType: 'Bird',
+    breed: 'Rose-ringed parakeet',
+    location: 'Lahore',
+    description: 'A chatty parakeet who already says "salaam". Comes with his cage and a month of seed.',
+    colors: ['#52b788', '#d8f3dc'],
+  },
+  {
+    ...none,
+    owner: 'bilal.rescue@gmail.com',
+    name: 'Snowy',
+    age: '6',
+    ageUnit: 'months',
+    petType: 'Rabbit',
+    gender: 'Female',
+    size: 'Small',
+    location: 'Peshawar',
+    description: 'Snowy is a curious white rabbit who loves carrots and coriander. Best in a calm home.',
+    colors: ['#a8dadc', '#f1faee'],
+  },
+  {
+    ...none,
+    owner: 'ayesha.vet@gmail.com',
+    name: 'Cookie',
+    age: '3',
+    petType: 'Cat',
+    gender: 'Male',
+    size: 'Medium',
+    vaccinated: true,
+    spayedNeutered: true,
+    goodWithChildren: true,
+    goodWithCats: true,
+    location: 'Lahore',
+    description:
+      'Cookie is a playful tabby who gets along with everyone, including other cats. Fully vaccinated and neutered.',
+    colors: ['#f4a261', '#e9c46a'],
+  },
+];
+
+/** A friendly placeholder picture (a paw and the name) for demo ads, so the listing is not empty on a first start. */
+const pictureOf = (name: string, [a, b]: [string, string]) =>
+  sharp(
+    Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="800" height="600">
+<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${a}"/><stop offset="1" stop-color="${b}"/></linearGradient></defs>
+<rect width="800" height="600" fill="url(#g)"/>
+<g fill="#ffffff" fill-opacity="0.9" transform="translate(400 270)"><ellipse cx="0" cy="40" rx="95" ry="80"/>
+<ellipse cx="-110" cy="-50" rx="38" ry="50"/><ellipse cx="-40" cy="-115" rx="38" ry="52"/>
+<ellipse cx="40" cy="-115" rx="38" ry="52"/><ellipse cx="110" cy="-50" rx="38" ry="50"/></g>
+<text x="400" y="520" font-family="DejaVu Sans, sans-serif" font-size="64" font-weight="bold" fill="#ffffff" text-anchor="middle">${name}</text></svg>`),
+  )
+    .png()
+    .toBuffer();
+
+/**
+ * Demo adoption ads of the demo accounts, published through the same commands as the app, plus one pending request
+ * (Sana asks for Moti) so 'My Adoptions' has something to answer. Only on the embedded first start.
+ */
+export async function seedDemoAds(store: EventStore, knex: Knex): Promise<number> {
+  const idOf = (email: string) => claimOwner(store, emailClaimStream(email));
+  const run = (adId: string, command: AdoptionCommand, actorId: string) =>
+    handleCommand(store, adoptionStream(adId), adoptionAdDecider, command, { actorId });
+  let published = 0;
+  let moti: string | null = null;
+  for (const { owner, colors, ...pet } of DEMO_ADS) {
+    const ownerId = await idOf(owner);
+    if (!ownerId) continue;
+    const imageUrl = await storeImage(knex, await pictureOf(pet.name, colors), {
+      maxBytes: 5 * 1024 * 1024,
+      width: 1200,
+      height: 1200,
+      fit: 'inside',
+      tooLarge: 'too large',
+      invalid: 'invalid',
+    });
+    const adId = randomUUID();
+    const details: PetDetails = {
+      ...pet,
+      breed: pet.breed ?? DEFAULT_BREED,
+      ageUnit: pet.ageUnit ?? 'yrs',
+      imageUrl,
+    };
+    await run(adId, { type: 'PublishAd', data: { adId, ownerId, details, now: new Date() } }, ownerId);
+    if (pet.name === 'Moti') moti = adId;
+    published++;
+  }
+  const sana = await idOf('sana.adopts@gmail.com');
+  if (moti && sana)
+    await run(
+      moti,
+      {
+        type: 'RequestAdoption',
+        data: {
+          requestId: randomUUID(),
+          requesterId: sana,
+          name: 'Sana Malik',
+          email: 'sana.adopts@gmail.com',
+          phone: '+92 333 5551234',
+          message:
+            'We have a walled garden in Islamabad and I work from home. I would love to meet Moti this weekend.',
+          petHistoryImage: null,
+          now: new Date(),
+        },
+      },
+      sana,
+    );
+  return published;
+}
