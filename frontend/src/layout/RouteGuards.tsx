@@ -1,6 +1,7 @@
 import { Suspense } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { useCurrentUser } from '../shared/session';
+import { sessionStore } from '../shared/session-store';
 import { PageLoader } from '../shared/ui/PageLoader';
 import { isAdminPath } from './navigation';
 
@@ -13,7 +14,9 @@ export function AdminConfinement() {
   const { pathname } = useLocation();
   const admin = Boolean(user?.isAdmin);
   if (admin && !isAdminPath(pathname)) return <Navigate to="/admin-dashboard" replace />;
-  if (!admin && isAdminPath(pathname)) return <Navigate to="/" replace />;
+  // An admin whose session just ended (sign-out, lost credentials) goes to /signin (spec 001 §4), others to /.
+  if (!admin && isAdminPath(pathname))
+    return <Navigate to={sessionStore.justEnded() ? '/signin' : '/'} replace />;
   return (
     <Suspense fallback={<PageLoader />}>
       <Outlet />

@@ -43,6 +43,8 @@ function readFromStorage(): Session {
   return EMPTY;
 }
 
+let endedAt: number | null = null;
+
 function emit() {
   snapshot = readFromStorage();
   for (const l of listeners) l();
@@ -95,9 +97,12 @@ export const sessionStore = {
   },
   /** Sign-out or lost credentials: the session leaves both storages. */
   clear() {
+    endedAt = Date.now();
     clearKeys();
     emit();
   },
+  /** Did a session end a moment ago? Then the page on its way is /signin, whatever guard renders first. */
+  justEnded: () => endedAt !== null && Date.now() - endedAt < 5000,
 };
 
 /** Seconds-since-epoch expiry of a JWT, or null when it cannot be read. */

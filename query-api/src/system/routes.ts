@@ -5,6 +5,9 @@ import type { QueryDeps } from '../deps';
 import { mailboxPage } from './mailbox-page';
 import { openApiDocument } from './openapi';
 
+const isLoopback = (address: string | undefined) =>
+  !!address && (address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.'));
+
 export function systemQueries({ config, db, store, projections, presence }: QueryDeps): Router {
   const router = Router();
 
@@ -64,6 +67,8 @@ export function systemQueries({ config, db, store, projections, presence }: Quer
 
   if (config.devMailbox) {
     router.get('/dev/mailbox', async (req, res) => {
+      // Codes in here open accounts: only the machine running PawHaven may read them.
+      if (!isLoopback(req.socket.remoteAddress)) throw notFound();
       const to = typeof req.query.to === 'string' ? req.query.to.trim().toLowerCase() : undefined;
       const q = db
         .knex('dev_mailbox')
