@@ -9,6 +9,7 @@ import type { CommandDeps } from './deps';
 export function createCommandApp(deps: CommandDeps, isRevoked: SessionRevocationCheck): express.Express {
   const app = express();
   app.disable('x-powered-by');
+  app.set('trust proxy', deps.config.TRUST_PROXY_HOPS);
   app.use(express.json({ limit: '100kb' }));
   app.use(cookieParser());
   app.use(authenticate(deps.tokens, isRevoked));

@@ -33,6 +33,11 @@ const envSchema = z.object({
   RATE_LIMIT_REGISTER: z.coerce.number().int().positive().default(10),
   RATE_LIMIT_OTP: z.coerce.number().int().positive().default(20),
   RATE_LIMIT_RESET: z.coerce.number().int().positive().default(10),
+  /**
+   * Behind a reverse proxy (the distributed deployment's nginx), how many proxy hops to trust for the client address
+   * that rate limits key on; 0 trusts none (the embedded default, where clients connect directly).
+   */
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   /** Bound on how long a read waits for X-Consistent-After. */
   CONSISTENCY_WAIT_MS: z.coerce.number().int().positive().default(3000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -12,6 +12,7 @@ import { systemQueries } from './system/routes';
 export function createQueryApp(deps: QueryDeps, isRevoked: SessionRevocationCheck): express.Express {
   const app = express();
   app.disable('x-powered-by');
+  app.set('trust proxy', deps.config.TRUST_PROXY_HOPS);
   app.use(express.json({ limit: '20kb' }));
   app.use(cookieParser());
   // Wait for the read models first: a revocation is read from the sessions projection.
