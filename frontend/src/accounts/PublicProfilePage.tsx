@@ -21,8 +21,8 @@ import { api } from '../shared/api';
 import { useCurrentUser } from '../shared/session';
 import { PageLoader } from '../shared/ui/PageLoader';
 import { UserAvatar } from '../shared/ui/UserAvatar';
-import { VetBadge } from '../shared/ui/VetBadge';
 import { accountsApi } from './api';
+import { UserNameHeading } from '../shared/ui/UserNameHeading';
 import { formatDate, relativeActive } from './profile/display';
 
 type ProfileAd = {
@@ -137,25 +137,7 @@ export default function PublicProfilePage() {
         >
           <UserAvatar username={user.username} profileImage={user.profileImage} size={104} />
           <Box sx={{ flex: 1, minWidth: 0, textAlign: { xs: 'center', sm: 'left' } }}>
-            <Stack
-              direction="row"
-              spacing={1}
-              sx={{
-                alignItems: 'center',
-                flexWrap: 'wrap',
-                rowGap: 1,
-                justifyContent: { xs: 'center', sm: 'flex-start' },
-              }}
-            >
-              <Typography
-                variant="h4"
-                component="h2"
-                sx={{ fontSize: { xs: '1.6rem', sm: '2rem' }, wordBreak: 'break-word' }}
-              >
-                {user.username}
-              </Typography>
-              {user.isVeterinarian && <VetBadge />}
-            </Stack>
+            <UserNameHeading username={user.username} isVeterinarian={user.isVeterinarian} />
             {user.city && (
               <Typography
                 color="text.secondary"

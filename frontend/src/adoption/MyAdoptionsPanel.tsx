@@ -10,8 +10,6 @@ import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
-import DeleteIcon from '@mui/icons-material/DeleteOutline';
-import EditIcon from '@mui/icons-material/EditOutlined';
 import PetsIcon from '@mui/icons-material/Pets';
 import PlaceIcon from '@mui/icons-material/PlaceOutlined';
 import { ADOPTION_MESSAGES, type AdoptionAdDto } from '@pawhaven/contracts';
@@ -25,6 +23,7 @@ import { PetImage } from './components/PetImage';
 import { RequestItem } from './components/RequestItem';
 import { AdStatusChip } from './components/StatusChip';
 import { ageText, breedText, failureText, locationText, shortDate, userIdOf } from './format';
+import { OwnerAdActions } from './components/OwnerAdActions';
 import { useDecideRequest, useDeleteAd } from './hooks';
 
 type Heading = 'h1' | 'h2';
@@ -210,24 +209,11 @@ function MyAdItem({ ad, ownerId }: { ad: AdoptionAdDto; ownerId: string }) {
                 </Typography>
               )}
               <Stack direction="row" spacing={1} sx={{ mt: 2, flexWrap: 'wrap', rowGap: 1 }}>
-                <Button
-                  size="small"
-                  variant="outlined"
-                  startIcon={<EditIcon />}
-                  onClick={() => setEditing(true)}
-                >
-                  Edit Post
-                </Button>
-                <Button
-                  size="small"
-                  variant="outlined"
-                  color="error"
-                  startIcon={<DeleteIcon />}
-                  onClick={() => setConfirmDelete(true)}
-                  disabled={remove.isPending}
-                >
-                  Delete Post
-                </Button>
+                <OwnerAdActions
+                  onEdit={() => setEditing(true)}
+                  onDelete={() => setConfirmDelete(true)}
+                  deleting={remove.isPending}
+                />
               </Stack>
             </>
           )}

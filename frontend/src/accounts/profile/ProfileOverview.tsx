@@ -13,8 +13,8 @@ import { errorText } from '../../shared/api';
 import { sessionStore } from '../../shared/session-store';
 import { useToast } from '../../shared/toast';
 import { UserAvatar } from '../../shared/ui/UserAvatar';
-import { VetBadge } from '../../shared/ui/VetBadge';
 import { accountsApi } from '../api';
+import { UserNameHeading } from '../../shared/ui/UserNameHeading';
 import { displayUserType, formatDate } from './display';
 
 /** The read-only profile: picture (upload, remove), name, badge, contact details, about. */
@@ -136,25 +136,7 @@ export function ProfileOverview({ user, onEdit }: { user: UserDto; onEdit: () =>
         </Stack>
 
         <Box sx={{ flex: 1, minWidth: 0, width: '100%', textAlign: { xs: 'center', sm: 'left' } }}>
-          <Stack
-            direction="row"
-            spacing={1}
-            sx={{
-              alignItems: 'center',
-              flexWrap: 'wrap',
-              rowGap: 1,
-              justifyContent: { xs: 'center', sm: 'flex-start' },
-            }}
-          >
-            <Typography
-              variant="h4"
-              component="h2"
-              sx={{ fontSize: { xs: '1.6rem', sm: '2rem' }, wordBreak: 'break-word' }}
-            >
-              {user.username}
-            </Typography>
-            {user.isVeterinarian && <VetBadge />}
-          </Stack>
+          <UserNameHeading username={user.username} isVeterinarian={user.isVeterinarian} />
           <Typography color="text.secondary" sx={{ wordBreak: 'break-all' }}>
             {user.email}
           </Typography>

@@ -7,8 +7,6 @@ import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
 import Divider from '@mui/material/Divider';
 import Typography from '@mui/material/Typography';
-import DeleteIcon from '@mui/icons-material/DeleteOutline';
-import EditIcon from '@mui/icons-material/EditOutlined';
 import PlaceIcon from '@mui/icons-material/PlaceOutlined';
 import VisibilityIcon from '@mui/icons-material/VisibilityOutlined';
 import type { AdoptionAdDto } from '@pawhaven/contracts';
@@ -19,6 +17,7 @@ import { AdoptionAdForm } from './AdoptionAdForm';
 import { AdStatusLine, AttributeChips, PosterLine, useViewer, VisitorActions } from './AdParts';
 import { ConfirmDialog } from './ConfirmDialog';
 import { PetDetailsDialog } from './PetDetailsDialog';
+import { OwnerAdActions } from './OwnerAdActions';
 import { PetImage } from './PetImage';
 
 /**
@@ -129,24 +128,11 @@ export function AdoptionCard({ ad }: { ad: AdoptionAdDto }) {
           </Button>
           {isOwner ? (
             <>
-              <Button
-                size="small"
-                variant="outlined"
-                startIcon={<EditIcon />}
-                onClick={() => setEditing(true)}
-              >
-                Edit Post
-              </Button>
-              <Button
-                size="small"
-                variant="outlined"
-                color="error"
-                startIcon={<DeleteIcon />}
-                onClick={() => setConfirmDelete(true)}
-                disabled={remove.isPending}
-              >
-                Delete Post
-              </Button>
+              <OwnerAdActions
+                onEdit={() => setEditing(true)}
+                onDelete={() => setConfirmDelete(true)}
+                deleting={remove.isPending}
+              />
             </>
           ) : (
             <VisitorActions ad={ad} />
