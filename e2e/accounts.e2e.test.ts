@@ -292,14 +292,66 @@ describe('email verification countdown', () => {
     await notice.waitFor({ state: 'detached' });
     await page.close();
 
-    // Signing in before verifying mails a new code and offers the verification page for that email.
+    // Signing in before verifying (here a new tab, as on another device) mails a new code and offers the
+    // verification page for that email, which the sign-in made able to verify the sign-up in this tab.
     const later = await browser.newPage();
+    const signedInAfter = new Date(Date.now() - 1000);
     await signIn(later, email, PASSWORD);
     await later.getByText('Please verify your email before signing in. A new code has been sent.').waitFor();
     await later.getByRole('button', { name: 'Verify email' }).click();
     await later.getByRole('heading', { name: 'Verify Your Email' }).waitFor();
     expect(await later.getByLabel('Email').inputValue()).toBe(email);
+    const otp = await readCode(env.url, email, { subject: /verification/i, since: signedInAfter });
+    await later.getByLabel('Verification Code').fill(otp);
+    await later.getByRole('button', { name: 'Verify', exact: true }).click();
+    await later.getByText('Email verified successfully! Redirecting to sign in...').waitFor();
     await later.close();
+  });
+});
+
+describe('a sign-up bound to the tab that made it', () => {
+  it('a newer sign-up of the address voids the first one: its page says so and offers to sign up again', async () => {
+    const email = `${uniqueName('shared')}@gmail.com`;
+    const signUp = async (page: Page, username: string, password: string) => {
+      await page.goto(`${env.url}/signup`);
+      await page.getByLabel('Username').fill(username);
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Password', { exact: true }).fill(password);
+      await page.getByRole('button', { name: 'Sign Up' }).click();
+      await page.getByRole('heading', { name: 'Verify Your Email' }).waitFor();
+    };
+    const first = await browser.newPage();
+    await signUp(first, uniqueName('first'), PASSWORD);
+    // Someone else (another tab) signs the same address up with their own name and password.
+    const other = await browser.newPage();
+    const sentAfter = new Date(Date.now() - 1000);
+    await signUp(other, uniqueName('other'), CHANGED_PASSWORD);
+    const code = await readCode(env.url, email, { subject: /verification/i, since: sentAfter });
+
+    // The newest code in the inbox cannot verify the first tab's sign-up into the other password.
+    await first.getByLabel('Verification Code').fill(code);
+    await first.getByRole('button', { name: 'Verify', exact: true }).click();
+    await first
+      .getByRole('alert')
+      .filter({ hasText: 'This sign-up was replaced by a newer sign-up for this email.' })
+      .waitFor();
+    await first.getByRole('button', { name: 'Sign up again' }).click();
+    await waitForPath(first, '/signup');
+
+    // A tab that did not sign up (no token) is sent to sign in with the password instead.
+    const stranger = await browser.newPage();
+    await stranger.goto(`${env.url}/verify-registration`);
+    await stranger.getByLabel('Email').fill(email);
+    await stranger.getByLabel('Verification Code').fill(code);
+    await stranger.getByRole('button', { name: 'Verify', exact: true }).click();
+    await stranger
+      .getByRole('alert')
+      .filter({ hasText: 'Please sign in with the password you chose to verify your email in this browser.' })
+      .waitFor();
+    await stranger.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await waitForPath(stranger, '/signin');
+    expect(await stranger.getByLabel('Email').inputValue()).toBe(email);
+    for (const p of [first, other, stranger]) await p.close();
   });
 });
 

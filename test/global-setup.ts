@@ -1,9 +1,8 @@
 import { rm } from 'node:fs/promises';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { connectDatabase, migrate, startEmbeddedPostgres } from '@pawhaven/platform';
+import { connectDatabase, freePort, migrate, startEmbeddedPostgres } from '@pawhaven/platform';
 import { allMigrations } from '@pawhaven/projections/migrations';
 
 /** One real PostgreSQL for the whole run; each test file clones its own database from a migrated template. */
@@ -40,15 +39,4 @@ async function startServer() {
       await rm(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
 }

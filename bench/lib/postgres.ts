@@ -1,8 +1,13 @@
 import { rm } from 'node:fs/promises';
-import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
-import { connectDatabase, migrate, platformMigrations, startEmbeddedPostgres } from '@pawhaven/platform';
+import {
+  connectDatabase,
+  freePort,
+  migrate,
+  platformMigrations,
+  startEmbeddedPostgres,
+} from '@pawhaven/platform';
 
 export type BenchServer = {
   connectionString: string;
@@ -45,15 +50,4 @@ export async function startBenchPostgres(): Promise<BenchServer> {
       await rm(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
 }

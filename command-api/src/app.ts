@@ -1,18 +1,32 @@
 import cookieParser from 'cookie-parser';
 import express from 'express';
-import { authenticate, errorHandler, notFoundHandler, type SessionRevocationCheck } from '@pawhaven/platform';
+import {
+  authenticate,
+  errorHandler,
+  notFoundHandler,
+  rejectUnsafeInput,
+  type SessionCheck,
+} from '@pawhaven/platform';
 import { accountRoutes } from './accounts/routes';
 import { adoptionRoutes } from './adoption/routes';
 import type { CommandDeps } from './deps';
+import { idempotentRequests } from './http/idempotency';
+import { rateLimiter } from './http/rate-limits';
 
 /** The write side: every POST/PUT/PATCH/DELETE of the product. One router per bounded context. */
-export function createCommandApp(deps: CommandDeps, isRevoked: SessionRevocationCheck): express.Express {
+export function createCommandApp(deps: CommandDeps, sessionIsOpen: SessionCheck): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.TRUST_PROXY_HOPS);
   app.use(express.json({ limit: '100kb' }));
   app.use(cookieParser());
-  app.use(authenticate(deps.tokens, isRevoked));
+  // No NUL or broken Unicode in the path, query, body or cookies of any route (multipart: see singleUpload).
+  app.use(rejectUnsafeInput);
+  app.use(authenticate(deps.tokens, sessionIsOpen));
+  // After authenticate: a key belongs to the signed-in user.
+  app.use(idempotentRequests(deps.db.knex));
+  // Every write counts against RATE_LIMIT_WRITES (per user, or per address when anonymous), new routes included.
+  app.use(rateLimiter(deps, 'write'));
   app.use('/api/auth', accountRoutes(deps));
   app.use('/api/adoptions', adoptionRoutes(deps));
   app.use(notFoundHandler);

@@ -1,4 +1,5 @@
 export { createCommandApp } from './app';
+export { startHousekeeping, type Housekeeping } from './http/housekeeping';
 export type { CommandDeps } from './deps';
 export { ensureAdmin } from './accounts/bootstrap-admin';
 export { CodeHasher } from './accounts/secrets';

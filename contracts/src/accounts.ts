@@ -4,6 +4,11 @@ import { z } from 'zod';
 export const ACCOUNT_LIMITS = {
   passwordMinLength: 8,
   otpSeconds: 120,
+  /**
+   * How long a sign-up by password waits for its e-mail to be verified. Its username is held for that long (a
+   * few minutes more, see command-api claims.ts); after it the sign-up lapses and the username is free again.
+   */
+  registrationSeconds: 60 * 60,
   resetCodeSeconds: 10 * 60,
   codeMaxAttempts: 5,
   profileImageMaxBytes: 5 * 1024 * 1024,
@@ -46,6 +51,13 @@ export const ACCOUNT_MESSAGES = {
   codeExpired: 'The verification code has expired. Please request a new one.',
   codeAttemptsExceeded: 'Too many wrong attempts. Please request a new code.',
   noPendingVerification: 'No pending verification for this email',
+  /** The code was asked for with a registration token of an earlier sign-up of this address. */
+  registrationReplaced:
+    'This sign-up was replaced by a newer sign-up for this email. Please sign up again to get a new code.',
+  /** No registration token: this browser did not make the sign-up (or lost it). Signing in hands out a new one. */
+  registrationTokenMissing:
+    'Please sign in with the password you chose to verify your email in this browser.',
+  registrationExpired: 'This sign-up has expired. Please sign up again.',
   alreadyVerified: 'This email is already verified. Please sign in.',
   currentPasswordWrong: 'Current password is incorrect',
   googleNotConfigured: 'Google sign-in is not configured',
@@ -108,11 +120,20 @@ export const signinBody = z.object({
   password: z.string({ error: 'Email and password are required' }).min(1, 'Email and password are required'),
   rememberMe: z.boolean().default(false),
 });
+/**
+ * The secret `/register` answers (and a sign-in of the pending account): the code in the mail verifies only the
+ * sign-up whose token the caller holds, so nobody can verify an address into a password someone else chose.
+ */
+const registrationToken = z.string().trim().max(200).optional();
 export const verifyRegistrationBody = z.object({
   email: trimmed(ACCOUNT_MESSAGES.emailRequired),
   otp: trimmed(ACCOUNT_MESSAGES.codeRequired),
+  registrationToken,
 });
-export const resendOtpBody = z.object({ email: trimmed(ACCOUNT_MESSAGES.emailRequiredForResend) });
+export const resendOtpBody = z.object({
+  email: trimmed(ACCOUNT_MESSAGES.emailRequiredForResend),
+  registrationToken,
+});
 export const forgotPasswordBody = z.object({ email: trimmed(ACCOUNT_MESSAGES.emailRequired) });
 export const verifyResetCodeBody = z.object({
   email: trimmed(ACCOUNT_MESSAGES.emailRequired),
@@ -180,6 +201,22 @@ export type PublicUserDto = Omit<UserDto, 'email' | 'phone'>;
 
 export const deriveUserType = (u: { isVeterinarian: boolean; isAdmin: boolean }): UserType =>
   u.isAdmin ? 'Admin' : u.isVeterinarian ? 'Veterinarian' : 'Regular User';
+
+/** `/register`: keep `registrationToken` (sessionStorage) to verify this sign-up with the mailed code. */
+export type RegisterResponse = {
+  email: string;
+  message: string;
+  registrationToken: string;
+  position: string;
+};
+/** A sign-in with the right password of an unverified account (403): a new code is mailed and a new token given. */
+export type PendingSignInResponse = {
+  message: string;
+  error: string;
+  needsVerification: true;
+  email: string;
+  registrationToken: string;
+};
 
 export type AuthResponse = { token: string; user: UserDto; message?: string; position?: string };
 export type PublicConfig = { acceptedEmailDomain: string; googleClientId: string | null; otpSeconds: number };

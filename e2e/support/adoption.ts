@@ -30,7 +30,7 @@ export async function createVerifiedUser(baseUrl: string, prefix: string): Promi
   const username = uniqueName(prefix);
   const email = `${username}@gmail.com`;
   const since = new Date(Date.now() - 1000);
-  await postJson(baseUrl, '/api/auth/register', {
+  const { registrationToken } = await postJson<{ registrationToken: string }>(baseUrl, '/api/auth/register', {
     username,
     email,
     password: PASSWORD,
@@ -40,7 +40,7 @@ export async function createVerifiedUser(baseUrl: string, prefix: string): Promi
   const auth = await postJson<{ token: string; user: { id?: string; _id?: string } }>(
     baseUrl,
     '/api/auth/verify-registration',
-    { email, otp },
+    { email, otp, registrationToken },
   );
   return { username, email, password: PASSWORD, id: auth.user.id || auth.user._id || '' };
 }

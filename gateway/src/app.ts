@@ -13,16 +13,22 @@ import {
   ensureDemoUsers,
   googleVerifier,
   seedDemoAds,
+  startHousekeeping,
 } from '@pawhaven/command-api';
 import {
   ConsistencyWaiter,
   connectDatabase,
+  ensureLogOrder,
   loadConfig,
   logger,
   migrate,
   PostgresEventStore,
+  listRoutes,
   resolveJwtSecret,
   runProjector,
+  startHeldBackMonitor,
+  sessionChecks,
+  type RouteEntry,
   TokenService,
   type Config,
 } from '@pawhaven/platform';
@@ -49,8 +55,14 @@ export type RunningApp = {
   adminCredentials: { email: string; password: string } | null;
   /** Demo accounts created by this start (first start only). */
   demoUsers: { email: string; username: string }[];
+  /** Every API route the gateway serves (method, Express path), each from the app that answers it. */
+  routes: RouteEntry[];
   stop(): Promise<void>;
 };
+
+/** The gateway's routing rule (ARCHITECTURE §1): reads go to query-api, everything else to command-api. */
+const isQuery = (method: string, path: string) =>
+  method === 'GET' || method === 'HEAD' || (method === 'POST' && POST_QUERIES.includes(path));
 
 const defaultFrontendDir = path.resolve(import.meta.dirname, '../../frontend/dist');
 
@@ -62,6 +74,7 @@ export async function startApp(opts: StartOptions): Promise<RunningApp> {
   const config = loadConfig(process.env, opts.config ?? {});
   const db = connectDatabase(opts.databaseUrl, { max: 20 });
   await migrate(db.knex, allMigrations);
+  await ensureLogOrder(db.knex, allProjections); // a log restored from another server: repair its order first
   const store = new PostgresEventStore(db.pool);
   const secret = await resolveJwtSecret(db.knex, config.JWT_SECRET);
   const tokens = new TokenService(secret, config.ACCESS_TOKEN_TTL_SECONDS);
@@ -73,6 +86,11 @@ export async function startApp(opts: StartOptions): Promise<RunningApp> {
 
   const abort = new AbortController();
   const projector = runProjector(db.knex, store, allProjections, abort.signal);
+  const heldBack = startHeldBackMonitor(
+    db.knex,
+    allProjections.map((p) => p.name),
+    { thresholdMs: config.HELD_BACK_WARN_SECONDS * 1000 },
+  );
   const consistency = new ConsistencyWaiter(
     db.knex,
     opts.databaseUrl,
@@ -80,8 +98,7 @@ export async function startApp(opts: StartOptions): Promise<RunningApp> {
   );
   await consistency.start();
 
-  const isRevoked = async (sessionId: string) =>
-    !!(await db.knex('sessions').where({ id: sessionId }).whereNotNull('revoked_at').first('id'));
+  const sessions = sessionChecks(db.knex);
   const presence = new Presence();
   const commandApp = createCommandApp(
     {
@@ -93,11 +110,11 @@ export async function startApp(opts: StartOptions): Promise<RunningApp> {
       mailer: createMailer(config, db.knex),
       google: config.GOOGLE_CLIENT_ID ? googleVerifier(config.GOOGLE_CLIENT_ID, opts.googleKeys) : undefined,
     },
-    isRevoked,
+    sessions.fromLog,
   );
   const queryApp = createQueryApp(
     { config, db, store, tokens, consistency, projections: allProjections, presence },
-    isRevoked,
+    sessions.fromReadModel,
   );
 
   const gateway = express();
@@ -119,11 +136,7 @@ export async function startApp(opts: StartOptions): Promise<RunningApp> {
     }),
   );
   gateway.use(['/api', '/dev'], (req, res, next) => {
-    const isRead =
-      req.method === 'GET' ||
-      req.method === 'HEAD' ||
-      (req.method === 'POST' && POST_QUERIES.includes(req.originalUrl.split('?')[0]!));
-    const target = isRead ? queryApp : commandApp;
+    const target = isQuery(req.method, req.originalUrl.split('?')[0]!) ? queryApp : commandApp;
     req.url = req.originalUrl;
     target(req, res, next);
   });
@@ -145,8 +158,11 @@ export async function startApp(opts: StartOptions): Promise<RunningApp> {
     });
   }
 
+  // Settles staged images a crash left behind and drops expired rate-limit counters, now and every few minutes.
+  const housekeeping = await startHousekeeping(db.knex);
+
   const server = createServer(gateway);
-  const io = attachRealtime(server, tokens, presence);
+  const io = attachRealtime(server, tokens, sessions.fromLog, presence);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, resolve);
@@ -160,6 +176,10 @@ export async function startApp(opts: StartOptions): Promise<RunningApp> {
     config,
     adminCredentials,
     demoUsers,
+    routes: [
+      ...listRoutes(commandApp).filter((r) => !isQuery(r.method, r.path)),
+      ...listRoutes(queryApp).filter((r) => isQuery(r.method, r.path)),
+    ],
     async stop() {
       abort.abort();
       await new Promise<void>((resolve) => {
@@ -168,6 +188,8 @@ export async function startApp(opts: StartOptions): Promise<RunningApp> {
         server.closeAllConnections();
       });
       await projector.catch(() => {});
+      await heldBack.stop();
+      await housekeeping.stop();
       await consistency.stop();
       await store.close();
       await db.close();

@@ -1,21 +1,53 @@
 import { DEMO_PASSWORD } from '@pawhaven/command-api';
-import { databaseFromConfig, loadConfig, logger } from '@pawhaven/platform';
-import { startApp } from './app';
+import {
+  databaseFromConfig,
+  describeStartFailure,
+  ensurePortFree,
+  HTTP_PORT_USE,
+  loadConfig,
+  logger,
+  portError,
+  type Config,
+  type DatabaseHandle,
+} from '@pawhaven/platform';
+import { startApp, type RunningApp } from './app';
+
+let config: Config | undefined;
+let database: DatabaseHandle | undefined;
+let app: RunningApp | undefined;
+let stopping = false;
+
+// A closed terminal makes writes fail (EIO/EPIPE): that must not crash a clean stop.
+for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
 
 /** `npm start`: the whole product on one machine, with an embedded PostgreSQL unless DATABASE_URL is set. */
 async function main() {
-  const config = loadConfig();
+  config = loadConfig();
+  // Before the database: a busy HTTP port should not cost a PostgreSQL start to find out.
+  await ensurePortFree(config.PORT, HTTP_PORT_USE);
   console.log(
     config.DATABASE_URL
       ? 'Using the PostgreSQL at DATABASE_URL…'
       : `Starting the embedded PostgreSQL (data in ${config.DATA_DIR})…`,
   );
-  const database = await databaseFromConfig(config, { reuseRunning: false });
-  const app = await startApp({
-    databaseUrl: database.connectionString,
-    port: config.PORT,
-    demoData: database.embedded,
+  database = await databaseFromConfig(config, {
+    reuseRunning: false,
+    onNotice: (message) => console.log(`  ${message}`),
   });
+  try {
+    app = await startApp({
+      databaseUrl: database.connectionString,
+      port: config.PORT,
+      demoData: database.embedded,
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // Taken between the check above and now.
+    if ((error as NodeJS.ErrnoException).syscall === 'listen' && code)
+      throw await portError(config.PORT, HTTP_PORT_USE, code);
+    throw error;
+  }
+  if (stopping) return;
 
   console.log(`\n  PawHaven is running at ${app.url}\n`);
   if (app.adminCredentials) {
@@ -32,24 +64,38 @@ async function main() {
   if (app.config.devMailbox)
     console.log(`  E-mails (verification codes) are kept at ${app.url}/dev/mailbox\n`);
   console.log('  Press Ctrl-C to stop.\n');
-
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`\n${signal}: stopping PawHaven…`);
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
-    await app.stop().catch((e) => logger.error(e));
-    await database.stop().catch((e) => logger.error(e));
-    console.log('Stopped.');
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.removeListener('uncaughtException', failToStart);
+  process.removeListener('unhandledRejection', failToStart);
 }
 
-main().catch((error) => {
-  console.error(`PawHaven could not start: ${error instanceof Error ? error.message : String(error)}`);
+/** Ctrl-C, kill or a closed terminal (SIGHUP): stop the app, then the database. */
+async function stop(why: string) {
+  if (stopping) return;
+  stopping = true;
+  console.log(`\n${why}: stopping PawHaven…`);
+  const force = setTimeout(() => process.exit(1), 40_000);
+  force.unref();
+  await app?.stop().catch((e) => logger.error(e));
+  await database?.stop().catch((e) => logger.error(e));
+  console.log('Stopped.');
+  process.exit(app ? 0 : 130);
+}
+
+/** Every failed start says what went wrong and what to do, stops what it had started and exits 1. */
+async function failToStart(error: unknown) {
+  if (stopping) return;
+  stopping = true;
+  const failure = describeStartFailure(error, { databaseUrl: config?.DATABASE_URL });
+  console.error(`\nPawHaven could not start: ${failure.message}`);
+  console.error(`What to do: ${failure.hint}`);
+  if (failure.details.length > 0) console.error(`\n${failure.details.join('\n')}`);
+  await app?.stop().catch(() => {});
+  await database?.stop().catch(() => {});
   process.exit(1);
-});
+}
+
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop(signal));
+process.on('uncaughtException', failToStart);
+process.on('unhandledRejection', failToStart);
+
+main().catch(failToStart);

@@ -1,5 +1,12 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { RefusedWithEvents } from './errors';
-import type { EventMetadata, EventStore, NewEvent, RecordedEvent } from './event-store/event-store';
+import {
+  ConcurrencyError,
+  type EventMetadata,
+  type EventStore,
+  type NewEvent,
+  type RecordedEvent,
+} from './event-store/event-store';
 
 /** The shape every aggregate follows: pure decide + evolve over its own event and command unions. */
 export type Decider<State, Command, Event extends { type: string; data: unknown }> = {
@@ -9,6 +16,9 @@ export type Decider<State, Command, Event extends { type: string; data: unknown 
 };
 
 export type CommandResult<Event> = { events: Event[]; position: bigint | null; nextRevision: bigint };
+
+/** How often a decision made on a stale revision is made again before the conflict reaches the user. */
+export const STALE_REVISION_ATTEMPTS = 12;
 
 export async function loadState<State, Event extends { type: string; data: unknown }>(
   store: EventStore,
@@ -27,8 +37,13 @@ export async function loadState<State, Event extends { type: string; data: unkno
 }
 
 /**
- * Load → decide → append with the revision we decided on. A concurrent writer makes the append throw
- * ConcurrencyError (HTTP 409); nothing is appended when decide refuses.
+ * Load → decide → append with the revision we decided on. Every command of every aggregate goes through here.
+ *
+ * A concurrent append to the same stream (another sign-in of the same account, the owner's other tab, another
+ * user's request on the same ad) only means our decision was made on a stale revision: we load again and decide
+ * again, so nobody sees a conflict they did not cause. A real conflict then comes from the rules themselves
+ * (e.g. 409 'already answered' for the losing accept). Only a stream so contended that every attempt loses
+ * answers 409 (ConcurrencyError). Nothing is appended when decide refuses.
  */
 export async function handleCommand<State, Command, Event extends { type: string; data: unknown }>(
   store: EventStore,
@@ -37,7 +52,26 @@ export async function handleCommand<State, Command, Event extends { type: string
   command: Command | ((state: State) => Command),
   metadata: EventMetadata,
 ): Promise<CommandResult<Event> & { state: State }> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await decideAndAppend(store, streamId, decider, command, metadata);
+    } catch (error) {
+      if (!(error instanceof ConcurrencyError) || attempt >= STALE_REVISION_ATTEMPTS) throw error;
+      // Spread the retries of many writers on one stream so they do not collide again in lock step.
+      if (attempt > 2) await sleep(Math.random() * Math.min(2 ** attempt, 50));
+    }
+  }
+}
+
+async function decideAndAppend<State, Command, Event extends { type: string; data: unknown }>(
+  store: EventStore,
+  streamId: string,
+  decider: Decider<State, Command, Event>,
+  command: Command | ((state: State) => Command),
+  metadata: EventMetadata,
+): Promise<CommandResult<Event> & { state: State }> {
   const { state, revision } = await loadState(store, streamId, decider);
+  const expected = revision === -1n ? ('no_stream' as const) : revision;
   const cmd = typeof command === 'function' ? (command as (s: State) => Command)(state) : command;
   let events: Event[];
   try {
@@ -45,12 +79,12 @@ export async function handleCommand<State, Command, Event extends { type: string
   } catch (refusal) {
     if (!(refusal instanceof RefusedWithEvents)) throw refusal;
     const recorded: NewEvent[] = refusal.events.map((e) => ({ type: e.type, data: e.data, metadata }));
-    await store.append(streamId, recorded, revision === -1n ? 'no_stream' : revision);
+    await store.append(streamId, recorded, expected);
     throw refusal.error;
   }
   if (events.length === 0) return { events, position: null, nextRevision: revision, state };
   const toAppend: NewEvent[] = events.map((e) => ({ type: e.type, data: e.data, metadata }));
-  const result = await store.append(streamId, toAppend, revision === -1n ? 'no_stream' : revision);
+  const result = await store.append(streamId, toAppend, expected);
   const next = events.reduce(decider.evolve, state);
   return { events, position: result.position, nextRevision: result.nextRevision, state: next };
 }

@@ -23,7 +23,7 @@ const envSchema = z.object({
   GOOGLE_CLIENT_ID: z.string().optional(),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('PawHaven <no-reply@pawhaven.local>'),
-  /** Rate limits: requests per window per client address. */
+  /** Rate limits: requests per window; the auth flows per client address. */
   RATE_LIMIT_WINDOW_SECONDS: z.coerce
     .number()
     .int()
@@ -33,6 +33,12 @@ const envSchema = z.object({
   RATE_LIMIT_REGISTER: z.coerce.number().int().positive().default(10),
   RATE_LIMIT_OTP: z.coerce.number().int().positive().default(20),
   RATE_LIMIT_RESET: z.coerce.number().int().positive().default(10),
+  /** Per signed-in user (the client address when anonymous); see command-api/src/http/rate-limits.ts. */
+  RATE_LIMIT_CHANGE_PASSWORD: z.coerce.number().int().positive().default(10),
+  RATE_LIMIT_UPLOADS: z.coerce.number().int().positive().default(30),
+  RATE_LIMIT_NEW_ADS: z.coerce.number().int().positive().default(10),
+  RATE_LIMIT_ADOPTION_REQUESTS: z.coerce.number().int().positive().default(20),
+  RATE_LIMIT_WRITES: z.coerce.number().int().positive().default(300),
   /**
    * Behind a reverse proxy (the distributed deployment's nginx), how many proxy hops to trust for the client address
    * that rate limits key on; 0 trusts none (the embedded default, where clients connect directly).
@@ -40,6 +46,11 @@ const envSchema = z.object({
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   /** Bound on how long a read waits for X-Consistent-After. */
   CONSISTENCY_WAIT_MS: z.coerce.number().int().positive().default(3000),
+  /**
+   * After how long committed events held back behind an open transaction (projections cannot see them) turn health
+   * to 'held back' and log a warning naming the blocking session.
+   */
+  HELD_BACK_WARN_SECONDS: z.coerce.number().positive().default(10),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

@@ -2,6 +2,9 @@ import { SingleBar, Presets } from 'cli-progress';
 import {
   connectDatabase,
   databaseFromConfig,
+  describeHeldBack,
+  ensureLogOrder,
+  heldBackStatus,
   loadConfig,
   migrate,
   PostgresEventStore,
@@ -12,7 +15,7 @@ import { allMigrations } from './migrations';
 import { allProjections } from './index';
 
 const usage = `Usage:
-  npm run projections -- rebuild <name|all>   empty a read model and replay every event into it
+  npm run projections -- rebuild <name|all>   replay every event into a copy of a read model, then swap it in
   npm run projections -- status               checkpoint and lag of each projection
 Projections: ${allProjections.map((p) => p.name).join(', ')}`;
 
@@ -36,8 +39,29 @@ async function main() {
   const store = new PostgresEventStore(db.pool);
   try {
     await migrate(db.knex, allMigrations);
+    // A log restored from another server must be put in order before anyone reads it (the app does this at start).
+    const order = await ensureLogOrder(db.knex, allProjections, { log: quietLog });
+    if (order.status === 'repaired')
+      console.log(
+        `The event log had been restored from another server; its order was repaired: ${order.renumbered} event(s) renumbered, ` +
+          `checkpoints moved: ${order.moved.flatMap((m) => m.names).join(', ') || 'none'}, reset for a rebuild: ${order.reset.flatMap((r) => r.names).join(', ') || 'none'}.`,
+      );
     if (command === 'status') {
-      console.table(await projectionStatus(db.knex, chosen));
+      const status = await projectionStatus(db.knex, chosen);
+      console.table(
+        status.map((p) => ({
+          name: p.name,
+          position: p.position,
+          transactionId: p.transactionId,
+          eventsProcessed: p.eventsProcessed,
+          lag: p.lag,
+          heldBack: p.heldBack,
+          heldBackSince: p.heldBackSince?.toISOString() ?? '',
+          updatedAt: p.updatedAt?.toISOString() ?? '',
+        })),
+      );
+      const names = chosen.map((p) => p.name);
+      console.log(describeHeldBack(await heldBackStatus(db.knex, names)));
       return;
     }
     for (const projection of chosen) {
@@ -69,6 +93,9 @@ async function main() {
     await handle.stop();
   }
 }
+
+/** The CLI prints its own summary of a repair; the structured log line is for the app. */
+const quietLog = { warn: () => {}, info: () => {} };
 
 main().catch((error) => {
   console.error(error instanceof Error ? error.message : error);

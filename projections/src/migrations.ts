@@ -1,6 +1,6 @@
 import { platformMigrations, type Migration } from '@pawhaven/platform';
 
-/** Read-model tables. Each projection owns its tables; a rebuild empties and refills them from the log. */
+/** Read-model tables. Each projection owns its tables; a rebuild replays the log into copies and swaps them in. */
 export const readModelMigrations: Migration[] = [
   {
     name: '0100_read_models_accounts',

@@ -1,6 +1,12 @@
 import cookieParser from 'cookie-parser';
 import express from 'express';
-import { authenticate, errorHandler, notFoundHandler, type SessionRevocationCheck } from '@pawhaven/platform';
+import {
+  authenticate,
+  errorHandler,
+  notFoundHandler,
+  rejectUnsafeInput,
+  type SessionCheck,
+} from '@pawhaven/platform';
 import { accountQueries } from './accounts/routes';
 import { adminQueries } from './admin/routes';
 import { adoptionQueries } from './adoption/routes';
@@ -9,15 +15,17 @@ import { consistentReads } from './http/consistency';
 import { systemQueries } from './system/routes';
 
 /** The read side: every GET of the product, served from read models. */
-export function createQueryApp(deps: QueryDeps, isRevoked: SessionRevocationCheck): express.Express {
+export function createQueryApp(deps: QueryDeps, sessionIsOpen: SessionCheck): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.TRUST_PROXY_HOPS);
   app.use(express.json({ limit: '20kb' }));
   app.use(cookieParser());
+  // No NUL or broken Unicode in the path, query, body or cookies of any route (multipart: see singleUpload).
+  app.use(rejectUnsafeInput);
   // Wait for the read models first: a revocation is read from the sessions projection.
   app.use(consistentReads(deps.consistency, deps.config.CONSISTENCY_WAIT_MS));
-  app.use(authenticate(deps.tokens, isRevoked));
+  app.use(authenticate(deps.tokens, sessionIsOpen));
   app.use(systemQueries(deps));
   app.use('/api/auth', accountQueries(deps));
   app.use('/api/adoptions', adoptionQueries(deps));

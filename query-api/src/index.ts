@@ -3,3 +3,4 @@ export type { QueryDeps } from './deps';
 export { attachRealtime } from './realtime/socket';
 export { Presence } from './realtime/presence';
 export { listAdoptionAds } from './adoption/listing';
+export { openApiDocument, operations, type Operation } from './system/openapi';

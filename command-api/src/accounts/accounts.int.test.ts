@@ -60,8 +60,13 @@ async function registerPending(
     isVeterinarian: opts.isVeterinarian ?? false,
   });
   expect(res.status).toBe(201);
-  return { username, email, code: await api.readCode(email) };
+  const token: string = res.body.registrationToken;
+  return { username, email, token, code: await api.readCode(email) };
 }
+
+/** The sign-up's own verification: the mailed code with the token /register answered. */
+const verifyRegistration = (email: string, otp: string, registrationToken?: string) =>
+  api.post('/api/auth/verify-registration', { email, otp, registrationToken });
 
 const signin = (email: string, password: string, rememberMe = false) =>
   api.post('/api/auth/signin', { email, password, rememberMe });
@@ -81,6 +86,7 @@ describe('POST /api/auth/register', () => {
     });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ email, message: ACCOUNT_MESSAGES.registered });
+    expect(res.body.registrationToken).toMatch(/^[\w-]{43}$/);
     expect(res.body.position).toMatch(/^\d+$/);
     expect(await eventCount()).toBeGreaterThan(before);
     expect(await api.readCode(email)).toMatch(/^\d{6}$/);
@@ -182,7 +188,7 @@ describe('POST /api/auth/register', () => {
     expect(res.body.message).toBe('The request body is not valid JSON');
   });
 
-  it('lets an unverified sign-up start over: new details, a new code, the old code void', async () => {
+  it('lets an unverified sign-up start over: new details, a new code and token, the old ones void', async () => {
     const first = await registerPending({ isVeterinarian: false });
     const res = await api.post('/api/auth/register', {
       username: uniqueName(),
@@ -192,11 +198,13 @@ describe('POST /api/auth/register', () => {
     });
     expect(res.status).toBe(201);
     const code = await api.readCode(first.email);
-    if (code !== first.code) {
-      const old = await api.post('/api/auth/verify-registration', { email: first.email, otp: first.code });
-      expect(old.status).toBe(400);
-    }
-    const ok = await api.post('/api/auth/verify-registration', { email: first.email, otp: code });
+    const token = res.body.registrationToken;
+    if (code !== first.code)
+      expect((await verifyRegistration(first.email, first.code, token)).status).toBe(400);
+    const replaced = await verifyRegistration(first.email, code, first.token);
+    expect(replaced.status).toBe(409);
+    expect(replaced.body.message).toBe(ACCOUNT_MESSAGES.registrationReplaced);
+    const ok = await verifyRegistration(first.email, code, token);
     expect(ok.status).toBe(200);
     expect(ok.body.user.isVeterinarian).toBe(true);
     expect((await signin(first.email, TEST_PASSWORD)).status).toBe(401);
@@ -206,32 +214,32 @@ describe('POST /api/auth/register', () => {
 
 describe('POST /api/auth/verify-registration', () => {
   it('refuses a wrong code with 400 "Invalid verification code"', async () => {
-    const { email, code } = await registerPending();
+    const { email, code, token } = await registerPending();
     const wrong = code === '000000' ? '111111' : '000000';
-    const res = await api.post('/api/auth/verify-registration', { email, otp: wrong });
+    const res = await verifyRegistration(email, wrong, token);
     expect(res.status).toBe(400);
     expect(res.body.message).toBe('Invalid verification code');
     expect((await signin(email, TEST_PASSWORD)).status).toBe(403);
   });
 
   it('allows 5 wrong attempts, then refuses even the right code until a new one is sent', async () => {
-    const { email, code } = await registerPending();
+    const { email, code, token } = await registerPending();
     const wrong = code === '000000' ? '111111' : '000000';
     for (let i = 0; i < 5; i++) {
-      const res = await api.post('/api/auth/verify-registration', { email, otp: wrong });
+      const res = await verifyRegistration(email, wrong, token);
       expect(res.body.message).toBe('Invalid verification code');
     }
-    const locked = await api.post('/api/auth/verify-registration', { email, otp: code });
+    const locked = await verifyRegistration(email, code, token);
     expect(locked.status).toBe(400);
     expect(locked.body.message).toBe('Too many wrong attempts. Please request a new code.');
 
     expect((await api.post('/api/auth/resend-otp', { email })).status).toBe(200);
-    const fresh = await api.post('/api/auth/verify-registration', { email, otp: await api.readCode(email) });
+    const fresh = await verifyRegistration(email, await api.readCode(email), token);
     expect(fresh.status).toBe(200);
   });
 
   it('refuses an expired code', async () => {
-    const { email, code } = await registerPending();
+    const { email, code, token } = await registerPending();
     const userId = (await userIdOrFromEvents(email))!;
     // The code's validity is two minutes: re-issue the very same code hash with an expiry in the past, the way the
     // aggregate would have recorded it two minutes ago. The route then sees the mailed code as expired.
@@ -257,16 +265,17 @@ describe('POST /api/auth/verify-registration', () => {
     } finally {
       await store.close();
     }
-    const res = await api.post('/api/auth/verify-registration', { email, otp: code });
+    const res = await verifyRegistration(email, code, token);
     expect(res.status).toBe(400);
     expect(res.body.message).toBe('The verification code has expired. Please request a new one.');
   });
 
   it('accepts the mailed code (200 with the user), after which sign-in works and a second verification is refused', async () => {
-    const { email, code, username } = await registerPending({ isVeterinarian: true });
+    const { email, code, username, token } = await registerPending({ isVeterinarian: true });
     const res = await api.post('/api/auth/verify-registration', {
       email: email.toUpperCase(),
       otp: ` ${code} `,
+      registrationToken: token,
     });
     expect(res.status).toBe(200);
     expect(res.body.message).toBe(ACCOUNT_MESSAGES.verified);
@@ -283,7 +292,7 @@ describe('POST /api/auth/verify-registration', () => {
     expect(login.status).toBe(200);
     expect(login.body.user.id).toBe(res.body.user.id);
 
-    const again = await api.post('/api/auth/verify-registration', { email, otp: code });
+    const again = await verifyRegistration(email, code, token);
     expect(again.status).toBe(409);
     expect(again.body.message).toBe(ACCOUNT_MESSAGES.alreadyVerified);
   });
@@ -314,17 +323,17 @@ async function userIdOrFromEvents(email: string): Promise<string | undefined> {
 
 describe('POST /api/auth/resend-otp', () => {
   it('mails a new code that works, while the old one no longer does', async () => {
-    const { email, code: oldCode } = await registerPending();
-    const res = await api.post('/api/auth/resend-otp', { email });
+    const { email, code: oldCode, token } = await registerPending();
+    const res = await api.post('/api/auth/resend-otp', { email, registrationToken: token });
     expect(res.status).toBe(200);
     expect(res.body.message).toBe('New OTP sent successfully! Check your email.');
     const newCode = await api.readCode(email);
     expect(newCode).not.toBe(oldCode);
 
-    const old = await api.post('/api/auth/verify-registration', { email, otp: oldCode });
+    const old = await verifyRegistration(email, oldCode, token);
     expect(old.status).toBe(400);
     expect(old.body.message).toBe('Invalid verification code');
-    expect((await api.post('/api/auth/verify-registration', { email, otp: newCode })).status).toBe(200);
+    expect((await verifyRegistration(email, newCode, token)).status).toBe(200);
   });
 
   it('needs an e-mail, refuses unknown and already verified ones', async () => {
@@ -372,8 +381,8 @@ describe('POST /api/auth/signin', () => {
     expect(res.body.message).toBe('Email and password are required');
   });
 
-  it('refuses an unverified account with 403 needsVerification and mails a new code that verifies it', async () => {
-    const { email, code } = await registerPending();
+  it('refuses an unverified account with 403 needsVerification, mails a new code and hands out a token for it', async () => {
+    const { email, code, token } = await registerPending();
     const mailsBefore = (await api.get(`/dev/mailbox?to=${email}`)).body.length;
     const res = await signin(email, TEST_PASSWORD);
     expect(res.status).toBe(403);
@@ -385,10 +394,13 @@ describe('POST /api/auth/signin', () => {
     expect(res.body.token).toBeUndefined();
     expect(sessionCookie(res.headers)).toBeNull();
     expect((await api.get(`/dev/mailbox?to=${email}`)).body.length).toBe(mailsBefore + 1);
+    // The sign-in's token (another browser) verifies the same sign-up as the sign-up's own token would.
+    const newToken = res.body.registrationToken;
+    expect(newToken).toMatch(/^[\w-]{43}$/);
+    expect(newToken).not.toBe(token);
     const newCode = await api.readCode(email);
-    if (newCode !== code)
-      expect((await api.post('/api/auth/verify-registration', { email, otp: code })).status).toBe(400);
-    expect((await api.post('/api/auth/verify-registration', { email, otp: newCode })).status).toBe(200);
+    if (newCode !== code) expect((await verifyRegistration(email, code, newToken)).status).toBe(400);
+    expect((await verifyRegistration(email, newCode, newToken)).status).toBe(200);
   });
 
   it('answers a token that opens protected reads, and the user', async () => {

@@ -1,40 +1,76 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { handleCommand, loadState, type Config, type EventStore } from '@pawhaven/platform';
-import { claim, claimOwner, emailClaimStream, usernameClaimStream } from './claims';
+import { handleCommand, HttpError, loadState, type Config, type EventStore } from '@pawhaven/platform';
+import {
+  claimEmail,
+  confirmUsername,
+  holdExpiry,
+  holdUsername,
+  migrateLegacyUsernameClaims,
+  releaseUsername,
+} from './claims';
 import { hashPassword } from './secrets';
 import { userDecider, userStream } from './user';
+import { usernameKeys } from './username-keys';
 
 /**
  * Makes sure the admin account exists. Answers the credentials only when it was created just now, so they are
  * printed once; a generated password is never stored anywhere but as its hash.
+ *
+ * Every start first runs the one-time migration of the first version's username claims (a no-op once done), so
+ * existing names — the admin's and the demo accounts' among them — are claimed under their new keys before
+ * anybody can sign up with a look-alike.
  */
 export async function ensureAdmin(
   store: EventStore,
   config: Config,
 ): Promise<{ email: string; password: string } | null> {
+  await migrateLegacyUsernameClaims(store);
   const email = config.ADMIN_EMAIL.toLowerCase();
-  const existing = await claimOwner(store, emailClaimStream(email));
-  if (existing) {
-    const { state } = await loadState(store, userStream(existing), userDecider);
-    if (state.status !== 'unregistered') return null;
-  }
-  const userId = existing ?? randomUUID();
-  if ((await claim(store, emailClaimStream(email), 'EmailClaimed', userId)) !== userId) return null;
+  const userId = await claimEmail(store, email, randomUUID());
+  if ((await loadState(store, userStream(userId), userDecider)).state.status !== 'unregistered') return null;
+  const now = new Date();
+  const registrationId = randomUUID();
   let username = config.ADMIN_USERNAME;
-  if ((await claim(store, usernameClaimStream(username), 'UsernameClaimed', userId)) !== userId) {
+  const hold = (name: string) =>
+    holdUsername(store, {
+      userId,
+      registrationId,
+      username: name,
+      keys: usernameKeys(name),
+      expiresAt: holdExpiry(now.toISOString()),
+      now,
+    });
+  try {
+    await hold(username);
+  } catch (e) {
+    if (!(e instanceof HttpError && e.status === 409)) throw e;
     username = `${config.ADMIN_USERNAME}-${userId.slice(0, 4)}`;
-    await claim(store, usernameClaimStream(username), 'UsernameClaimed', userId);
+    await hold(username);
   }
+  const keys = usernameKeys(username);
   const password = config.ADMIN_PASSWORD ?? `${randomBytes(12).toString('base64url')}A1!`;
-  await handleCommand(
-    store,
-    userStream(userId),
-    userDecider,
-    {
-      type: 'BootstrapAdmin',
-      data: { userId, username, email, passwordHash: await hashPassword(password), now: new Date() },
-    },
-    { actorId: 'system' },
-  );
+  try {
+    await handleCommand(
+      store,
+      userStream(userId),
+      userDecider,
+      {
+        type: 'BootstrapAdmin',
+        data: {
+          userId,
+          username,
+          usernameKeys: keys,
+          email,
+          passwordHash: await hashPassword(password),
+          now,
+        },
+      },
+      { actorId: 'system' },
+    );
+  } catch (e) {
+    await releaseUsername(store, { userId, registrationId, keys, reason: 'not-registered' });
+    throw e;
+  }
+  await confirmUsername(store, { userId, username, keys });
   return { email, password };
 }

@@ -1,8 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { handleCommand, type EventStore } from '@pawhaven/platform';
-import { claim, claimOwner, emailClaimStream, usernameClaimStream } from './claims';
+import { ACCOUNT_LIMITS } from '@pawhaven/contracts';
+import { handleCommand, HttpError, type EventStore } from '@pawhaven/platform';
+import {
+  claimEmail,
+  claimOwner,
+  confirmUsername,
+  emailClaimStream,
+  holdExpiry,
+  holdUsername,
+} from './claims';
+import { hashRegistrationToken, newRegistrationToken } from './registration-token';
 import { CodeHasher, hashPassword } from './secrets';
 import { userDecider, userStream } from './user';
+import { usernameKeys } from './username-keys';
 
 export const DEMO_PASSWORD = 'PawHaven#2026';
 
@@ -44,25 +54,50 @@ export async function ensureDemoUsers(store: EventStore): Promise<{ email: strin
   for (const demo of DEMO_USERS) {
     if (await claimOwner(store, emailClaimStream(demo.email))) continue;
     const userId = randomUUID();
-    if ((await claim(store, emailClaimStream(demo.email), 'EmailClaimed', userId)) !== userId) continue;
-    await claim(store, usernameClaimStream(demo.username), 'UsernameClaimed', userId);
+    if ((await claimEmail(store, demo.email, userId)) !== userId) continue;
+    const keys = usernameKeys(demo.username);
+    const registrationId = randomUUID();
+    const now = new Date();
+    const registrationExpiresAt = new Date(now.getTime() + ACCOUNT_LIMITS.registrationSeconds * 1000);
+    const held = await holdUsername(store, {
+      userId,
+      registrationId,
+      username: demo.username,
+      keys,
+      expiresAt: holdExpiry(registrationExpiresAt.toISOString()),
+      now,
+    }).then(
+      () => true,
+      (e: unknown) => {
+        if (e instanceof HttpError && e.status === 409) return false; // someone has that name: no such demo
+        throw e;
+      },
+    );
+    if (!held) continue;
     const run = (command: Parameters<typeof userDecider.decide>[0]) =>
       handleCommand(store, userStream(userId), userDecider, command, { actorId: 'system' });
     const code = codes.newCode();
-    const now = new Date();
+    const tokenHash = hashRegistrationToken(newRegistrationToken());
     await run({
       type: 'RegisterUser',
       data: {
         userId,
+        registrationId,
         username: demo.username,
+        usernameKeys: keys,
         email: demo.email,
         passwordHash: await hashPassword(DEMO_PASSWORD),
         isVeterinarian: demo.isVeterinarian,
         codeHash: codes.hash('registration', userId, code),
+        tokenHash,
         now,
       },
     });
-    await run({ type: 'VerifyEmail', data: { codeHash: codes.hash('registration', userId, code), now } });
+    await run({
+      type: 'VerifyEmail',
+      data: { codeHash: codes.hash('registration', userId, code), tokenHash, now },
+    });
+    await confirmUsername(store, { userId, username: demo.username, keys });
     await run({ type: 'UpdateProfile', data: { phone: demo.phone, city: demo.city, about: demo.about } });
     created.push({ email: demo.email, username: demo.username });
   }

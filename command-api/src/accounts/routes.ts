@@ -13,6 +13,8 @@ import {
   normalizeEmail,
   passwordProblem,
   registerBody,
+  type PendingSignInResponse,
+  type RegisterResponse,
   resendOtpBody,
   resetPasswordBody,
   signinBody,
@@ -28,17 +30,29 @@ import {
   handleCommand,
   HttpError,
   loadState,
+  logger,
   requireUser,
   unauthorized,
   type EventMetadata,
 } from '@pawhaven/platform';
 import type { CommandDeps } from '../deps';
-import { authRateLimits } from '../http/rate-limits';
+import { rateLimits } from '../http/rate-limits';
 import { singleUpload, uploadedFile } from '../http/upload';
-import { storeImage } from '../images/image-store';
-import { claim, claimOwner, emailClaimStream, usernameClaimStream } from './claims';
+import { withStagedImage } from '../images/image-store';
+import {
+  assertUsernameFree,
+  claimEmail,
+  claimOwner,
+  confirmVerifiedUsername,
+  emailClaimStream,
+  holdExpiry,
+  holdUsername,
+  releaseUsername,
+} from './claims';
+import { hashRegistrationToken, newRegistrationToken } from './registration-token';
 import { hashPassword, passwordMatches } from './secrets';
-import { userDecider, userStream, type UserCommand, type UserState } from './user';
+import { registrationLapsed, userDecider, userStream, type UserCommand, type UserState } from './user';
+import { usernameKeys } from './username-keys';
 import { userDto } from './user-dto';
 
 const SESSION_COOKIE = 'ph_session';
@@ -46,7 +60,7 @@ const SESSION_COOKIE = 'ph_session';
 export function accountRoutes(deps: CommandDeps): Router {
   const { config, store, codes, mailer, tokens } = deps;
   const now = deps.now ?? (() => new Date());
-  const limits = authRateLimits(config);
+  const limits = rateLimits(deps);
   const router = Router();
 
   const run = (userId: string, command: UserCommand | ((s: UserState) => UserCommand), actorId = userId) =>
@@ -122,33 +136,88 @@ export function accountRoutes(deps: CommandDeps): Router {
     return userId && sessionId && secret ? { userId, sessionId, secret } : null;
   };
 
+  /** Releases a sign-up's username hold; a failure only leaves the hold to expire, so it is logged, not shown. */
+  const releaseQuietly = (r: Parameters<typeof releaseUsername>[1]) =>
+    releaseUsername(store, r).catch((err: unknown) =>
+      logger.error({ err, userId: r.userId }, 'releasing a username hold failed'),
+    );
+
+  /** The username of a pending account is its own for good once the address is proven. */
+  const confirmIfVerified = async (state: UserState) => {
+    if (state.status === 'active')
+      await confirmVerifiedUsername(store, {
+        userId: state.userId,
+        username: state.username,
+        keys: state.usernameKeys,
+      });
+  };
+
   router.post('/register', limits.register, async (req, res) => {
     const body = registerBody.parse(req.body);
     const email = normalizeEmail(body.email);
     requireAcceptedEmail(email);
     requireStrongPassword(body.password);
-    const existing = await findByEmail(email);
-    if (existing?.status === 'active') throw conflict(ACCOUNT_MESSAGES.emailTaken);
-    const userId = existing?.userId ?? randomUUID();
-    if ((await claim(store, usernameClaimStream(body.username), 'UsernameClaimed', userId)) !== userId)
-      throw conflict(ACCOUNT_MESSAGES.usernameTaken);
-    if ((await claim(store, emailClaimStream(email), 'EmailClaimed', userId)) !== userId)
+    const keys = usernameKeys(body.username);
+    const at = now();
+    // Refusals that need no write come first, so they leave nothing behind.
+    const owner = await claimOwner(store, emailClaimStream(email));
+    if (owner && (await loadState(store, userStream(owner), userDecider)).state.status === 'active')
       throw conflict(ACCOUNT_MESSAGES.emailTaken);
-    const code = codes.newCode();
-    const result = await run(userId, {
-      type: 'RegisterUser',
-      data: {
-        userId,
-        username: body.username,
-        email,
-        passwordHash: await hashPassword(body.password),
-        isVeterinarian: body.isVeterinarian,
-        codeHash: codes.hash('registration', userId, code),
-        now: now(),
-      },
+    await assertUsernameFree(store, { userId: owner, keys, now: at });
+    const passwordHash = await hashPassword(body.password);
+    // The address first: every sign-up of it, racing or later, lands on the one account stream its claim names,
+    // whose revision then decides between them. Nothing is held yet, so losing here leaves nothing behind.
+    const userId = owner ?? (await claimEmail(store, email, randomUUID()));
+    // Then the username: held for this sign-up only, until it is verified, replaced, fails or expires.
+    const registrationId = randomUUID();
+    const registrationExpiresAt = new Date(at.getTime() + ACCOUNT_LIMITS.registrationSeconds * 1000);
+    await holdUsername(store, {
+      userId,
+      registrationId,
+      username: body.username,
+      keys,
+      expiresAt: holdExpiry(registrationExpiresAt.toISOString()),
+      now: at,
     });
+    const registrationToken = newRegistrationToken();
+    const code = codes.newCode();
+    let result;
+    try {
+      result = await run(userId, {
+        type: 'RegisterUser',
+        data: {
+          userId,
+          registrationId,
+          username: body.username,
+          usernameKeys: keys,
+          email,
+          passwordHash,
+          isVeterinarian: body.isVeterinarian,
+          codeHash: codes.hash('registration', userId, code),
+          tokenHash: hashRegistrationToken(registrationToken),
+          now: at,
+        },
+      });
+    } catch (e) {
+      await releaseQuietly({ userId, registrationId, keys, reason: 'not-registered' });
+      throw e;
+    }
+    // The pending sign-up this one replaced no longer keeps its username.
+    for (const e of result.events)
+      if (e.type === 'RegistrationRenewed' && e.data.replaced)
+        await releaseQuietly({
+          userId,
+          registrationId: e.data.replaced.registrationId,
+          keys: e.data.replaced.usernameKeys,
+          reason: 'replaced',
+        });
     await sendRegistrationCode(email, code);
-    res.status(201).json({ email, message: ACCOUNT_MESSAGES.registered, position: String(result.position) });
+    res.status(201).json({
+      email,
+      message: ACCOUNT_MESSAGES.registered,
+      registrationToken,
+      position: String(result.position),
+    } satisfies RegisterResponse);
   });
 
   router.post('/verify-registration', limits.otp, async (req, res) => {
@@ -157,8 +226,14 @@ export function accountRoutes(deps: CommandDeps): Router {
     if (!user) throw badRequest(ACCOUNT_MESSAGES.noPendingVerification);
     const result = await run(user.userId, {
       type: 'VerifyEmail',
-      data: { codeHash: codes.hash('registration', user.userId, body.otp), now: now() },
+      data: {
+        codeHash: codes.hash('registration', user.userId, body.otp),
+        // Without the token of this very sign-up the code verifies nothing (see user.ts).
+        tokenHash: body.registrationToken ? hashRegistrationToken(body.registrationToken) : null,
+        now: now(),
+      },
     });
+    await confirmIfVerified(result.state);
     res.json({
       message: ACCOUNT_MESSAGES.verified,
       user: userDto(result.state),
@@ -173,7 +248,12 @@ export function accountRoutes(deps: CommandDeps): Router {
     const code = codes.newCode();
     const result = await run(user.userId, {
       type: 'IssueRegistrationCode',
-      data: { codeHash: codes.hash('registration', user.userId, code), now: now() },
+      data: {
+        codeHash: codes.hash('registration', user.userId, code),
+        now: now(),
+        // A page holding the token of a replaced sign-up hears so instead of waiting for a useless code.
+        ...(body.registrationToken ? { tokenHash: hashRegistrationToken(body.registrationToken) } : {}),
+      },
     });
     await sendRegistrationCode(user.email, code);
     res.json({ message: ACCOUNT_MESSAGES.otpResent, position: String(result.position) });
@@ -185,10 +265,17 @@ export function accountRoutes(deps: CommandDeps): Router {
     if (!user || !(await passwordMatches(user.passwordHash, body.password)))
       throw unauthorized(ACCOUNT_MESSAGES.invalidCredentials);
     if (user.status === 'pending_verification') {
+      // The right password proves this is whoever made the pending sign-up: a new code, and a token for this
+      // browser so the code can verify it here (410 when the sign-up has expired).
       const code = codes.newCode();
+      const registrationToken = newRegistrationToken();
       await run(user.userId, {
-        type: 'IssueRegistrationCode',
-        data: { codeHash: codes.hash('registration', user.userId, code), now: now() },
+        type: 'ResumeRegistration',
+        data: {
+          codeHash: codes.hash('registration', user.userId, code),
+          tokenHash: hashRegistrationToken(registrationToken),
+          now: now(),
+        },
       });
       await sendRegistrationCode(user.email, code);
       res.status(403).json({
@@ -196,7 +283,8 @@ export function accountRoutes(deps: CommandDeps): Router {
         error: ACCOUNT_MESSAGES.emailNotVerified,
         needsVerification: true,
         email: user.email,
-      });
+        registrationToken,
+      } satisfies PendingSignInResponse);
       return;
     }
     // Admins always stay signed in persistently (spec 000 §4).
@@ -252,13 +340,9 @@ export function accountRoutes(deps: CommandDeps): Router {
     const { credential } = loginGoogleBody.parse(req.body);
     const identity = await verifyGoogle(credential);
     const user = await findByEmail(identity.email);
-    if (user) {
-      await run(user.userId, {
-        type: 'LinkGoogleAccount',
-        data: { googleSubject: identity.subject, now: now() },
-      });
-      const { state } = await loadState(store, userStream(user.userId), userDecider);
-      await signIn(res, state, true, 'Login successful');
+    // A lapsed sign-up is no account: Google's sign-up takes its place (below).
+    if (user && !registrationLapsed(user, now())) {
+      await linkGoogle(res, user, identity.subject);
       return;
     }
     requireAcceptedEmail(normalizeEmail(identity.email));
@@ -278,36 +362,65 @@ export function accountRoutes(deps: CommandDeps): Router {
       throw badRequest('The e-mail does not match your Google account');
     requireAcceptedEmail(email);
     const existing = await findByEmail(email);
-    if (existing) {
-      await signIn(res, existing, true, 'Login successful');
+    if (existing && !registrationLapsed(existing, now())) {
+      await linkGoogle(res, existing, identity.subject);
       return;
     }
-    const userId = randomUUID();
-    if ((await claim(store, emailClaimStream(email), 'EmailClaimed', userId)) !== userId)
-      throw conflict(ACCOUNT_MESSAGES.emailTaken);
+    // The account stream the address names (a claim never registered, or a lapsed sign-up, is taken over).
+    const userId = await claimEmail(store, email, randomUUID());
     // The name comes from Google and the user never typed it: when taken, add a short number rather than fail.
-    let username = body.username.slice(0, ACCOUNT_LIMITS.usernameMaxLength - 5);
-    for (
-      let i = 0;
-      (await claim(store, usernameClaimStream(username), 'UsernameClaimed', userId)) !== userId;
-      i++
-    ) {
-      if (i > 8) throw conflict(ACCOUNT_MESSAGES.usernameTaken);
-      username = `${body.username.slice(0, ACCOUNT_LIMITS.usernameMaxLength - 5)}${Math.floor(1000 + Math.random() * 9000)}`;
+    const base = body.username.slice(0, ACCOUNT_LIMITS.usernameMaxLength - 5);
+    const at = now();
+    const registrationId = randomUUID();
+    let username = base;
+    for (let i = 0; ; i++) {
+      try {
+        await holdUsername(store, {
+          userId,
+          registrationId,
+          username,
+          keys: usernameKeys(username),
+          expiresAt: holdExpiry(at.toISOString()),
+          now: at,
+        });
+        break;
+      } catch (e) {
+        if (!(e instanceof HttpError && e.status === 409) || i >= 8) throw e;
+        username = `${base}${Math.floor(1000 + Math.random() * 9000)}`;
+      }
     }
-    const result = await run(userId, {
-      type: 'RegisterWithGoogle',
-      data: {
-        userId,
-        username,
-        email,
-        googleSubject: identity.subject,
-        isVeterinarian: body.isVeterinarian,
-        now: now(),
-      },
-    });
+    const keys = usernameKeys(username);
+    let result;
+    try {
+      result = await run(userId, {
+        type: 'RegisterWithGoogle',
+        data: {
+          userId,
+          username,
+          usernameKeys: keys,
+          email,
+          googleSubject: identity.subject,
+          isVeterinarian: body.isVeterinarian,
+          now: at,
+        },
+      });
+    } catch (e) {
+      await releaseQuietly({ userId, registrationId, keys, reason: 'not-registered' });
+      throw e;
+    }
+    await confirmIfVerified(result.state);
     await signIn(res, result.state, true, 'Registration successful');
   });
+
+  /** Google proved the address of an existing account (a pending one becomes verified, its password dropped). */
+  const linkGoogle = async (res: Response, user: UserState, googleSubject: string) => {
+    const { state } = await run(user.userId, {
+      type: 'LinkGoogleAccount',
+      data: { googleSubject, now: now() },
+    });
+    if (user.status === 'pending_verification') await confirmIfVerified(state);
+    await signIn(res, state, true, 'Login successful');
+  };
 
   const verifyGoogle = async (credential: string) => {
     if (!deps.google) throw new HttpError(503, ACCOUNT_MESSAGES.googleNotConfigured);
@@ -367,6 +480,7 @@ export function accountRoutes(deps: CommandDeps): Router {
         now: now(),
       },
     });
+    if (user.status === 'pending_verification') await confirmIfVerified(result.state);
     res.clearCookie(SESSION_COOKIE, { path: '/api/auth' });
     res.json({ message: ACCOUNT_MESSAGES.passwordReset, position: String(result.position) });
   });
@@ -378,7 +492,7 @@ export function accountRoutes(deps: CommandDeps): Router {
     return userId;
   };
 
-  router.post('/change-password', requireUser, async (req, res) => {
+  router.post('/change-password', requireUser, limits.changePassword, async (req, res) => {
     const body = changePasswordBody.parse(req.body);
     const userId = ownId(req, body.id);
     requireStrongPassword(body.newPassword);
@@ -422,13 +536,20 @@ export function accountRoutes(deps: CommandDeps): Router {
   router.post(
     '/upload-profile-image',
     requireUser,
+    limits.upload,
     singleUpload('image', ACCOUNT_LIMITS.profileImageMaxBytes, ACCOUNT_MESSAGES.imageTooLarge),
     async (req, res) => {
       const userId = currentUserId(req);
       const file = uploadedFile(req);
       if (!file) throw badRequest(ACCOUNT_MESSAGES.imageInvalid);
-      const path = await storeImage(deps.db.knex, file.buffer, profileImage);
-      const result = await run(userId, { type: 'ChangeProfileImage', data: { profileImage: path } });
+      const { path, result } = await withStagedImage(
+        deps.db.knex,
+        { bytes: file.buffer, kind: profileImage, streamId: userStream(userId) },
+        async (path) => ({
+          path,
+          result: await run(userId, { type: 'ChangeProfileImage', data: { profileImage: path } }),
+        }),
+      );
       res.json({
         success: true,
         message: ACCOUNT_MESSAGES.imageUploaded,

@@ -3,15 +3,22 @@ import {
   badRequest,
   conflict,
   forbidden,
+  gone,
   notFound,
   RefusedWithEvents,
   unauthorized,
   type DomainError,
 } from '@pawhaven/platform';
+import { usernameKeys } from './username-keys';
 
 /**
  * The user aggregate, stream `user-{userId}`: registration, e-mail verification, sessions, password and profile.
  * Hashing and token checks are async and happen in the routes; the decider gets their outcome and stays pure.
+ *
+ * A sign-up by password is a *registration*: an id, the hashes of the secret tokens handed to whoever chose its
+ * password, and an expiry (ACCOUNT_LIMITS.registrationSeconds). The mailed code verifies it only together with one
+ * of its tokens: a later sign-up of the same address replaces the registration (and its tokens), so the owner of
+ * the mailbox can never verify into a password someone else chose, nor can that someone verify without the code.
  */
 
 export const userStream = (userId: string) => `user-${userId}`;
@@ -23,11 +30,15 @@ export type UserCommand =
       type: 'RegisterUser';
       data: {
         userId: string;
+        registrationId: string;
         username: string;
+        usernameKeys: string[];
         email: string;
         passwordHash: string;
         isVeterinarian: boolean;
         codeHash: string;
+        /** Hash of the secret token answered to the registrant. */
+        tokenHash: string;
         now: Date;
       };
     }
@@ -36,6 +47,7 @@ export type UserCommand =
       data: {
         userId: string;
         username: string;
+        usernameKeys: string[];
         email: string;
         googleSubject: string;
         isVeterinarian: boolean;
@@ -44,10 +56,20 @@ export type UserCommand =
     }
   | {
       type: 'BootstrapAdmin';
-      data: { userId: string; username: string; email: string; passwordHash: string; now: Date };
+      data: {
+        userId: string;
+        username: string;
+        usernameKeys: string[];
+        email: string;
+        passwordHash: string;
+        now: Date;
+      };
     }
-  | { type: 'IssueRegistrationCode'; data: { codeHash: string; now: Date } }
-  | { type: 'VerifyEmail'; data: { codeHash: string; now: Date } }
+  /** Resend: `tokenHash` when the caller sent a token (then it must be one of the current registration's). */
+  | { type: 'IssueRegistrationCode'; data: { codeHash: string; now: Date; tokenHash?: string } }
+  /** A sign-in with the pending registration's password: one more token for it, and a new code. */
+  | { type: 'ResumeRegistration'; data: { codeHash: string; tokenHash: string; now: Date } }
+  | { type: 'VerifyEmail'; data: { codeHash: string; tokenHash: string | null; now: Date } }
   | { type: 'LinkGoogleAccount'; data: { googleSubject: string; now: Date } }
   | {
       type: 'StartSession';
@@ -66,10 +88,20 @@ type CodeState = { codeHash: string; expiresAt: string } & { attempts: number; v
 
 export type Session = { secretHash: string; expiresAt: string; rememberMe: boolean; revoked: boolean };
 
+/** The pending sign-up; `registrationId` is 'legacy' for one made before tokens (no token: sign in first). */
+export type Registration = { registrationId: string; tokenHashes: string[]; expiresAt: string };
+
+/** A sign-in from another browser adds a token; the newest few are kept. */
+const MAX_REGISTRATION_TOKENS = 5;
+
 export type UserState = {
   status: 'unregistered' | 'pending_verification' | 'active';
   userId: string;
   username: string;
+  /** The keys the username is claimed under (username-keys.ts). */
+  usernameKeys: string[];
+  /** Set while pending_verification. */
+  registration: Registration | null;
   email: string;
   passwordHash: string | null;
   isVeterinarian: boolean;
@@ -90,6 +122,8 @@ export const initialUserState = (): UserState => ({
   status: 'unregistered',
   userId: '',
   username: '',
+  usernameKeys: [],
+  registration: null,
   email: '',
   passwordHash: null,
   isVeterinarian: false,
@@ -106,15 +140,34 @@ export const initialUserState = (): UserState => ({
   sessions: {},
 });
 
+const addSeconds = (iso: string, seconds: number) => new Date(Date.parse(iso) + seconds * 1000).toISOString();
+
 export function evolveUser(state: UserState, event: UserEvent): UserState {
   switch (event.type) {
     case 'UserRegistered': {
       const d = event.data;
+      const pending = d.via === 'password';
       return {
         ...state,
-        status: d.via === 'password' ? 'pending_verification' : 'active',
+        status: pending ? 'pending_verification' : 'active',
         userId: d.userId,
         username: d.username,
+        usernameKeys: d.usernameKeys ?? usernameKeys(d.username),
+        registration: !pending
+          ? null
+          : d.registration
+            ? {
+                registrationId: d.registration.registrationId,
+                tokenHashes: [d.registration.tokenHash],
+                expiresAt: d.registration.expiresAt,
+              }
+            : // Recorded before registrations had tokens and an expiry.
+              {
+                registrationId: 'legacy',
+                tokenHashes: [],
+                expiresAt: addSeconds(d.registeredAt, ACCOUNT_LIMITS.registrationSeconds),
+              },
+        registrationCode: null,
         email: d.email,
         passwordHash: d.passwordHash,
         isVeterinarian: d.isVeterinarian,
@@ -123,8 +176,34 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
         registeredAt: d.registeredAt,
       };
     }
-    case 'RegistrationRenewed':
-      return { ...state, ...event.data };
+    case 'RegistrationRenewed': {
+      const d = event.data;
+      return {
+        ...state,
+        username: d.username,
+        usernameKeys: d.usernameKeys ?? usernameKeys(d.username),
+        passwordHash: d.passwordHash,
+        isVeterinarian: d.isVeterinarian,
+        registration: d.registration
+          ? {
+              registrationId: d.registration.registrationId,
+              tokenHashes: [d.registration.tokenHash],
+              expiresAt: d.registration.expiresAt,
+            }
+          : state.registration,
+      };
+    }
+    case 'RegistrationTokenIssued': {
+      const r = state.registration;
+      if (!r || r.registrationId !== event.data.registrationId) return state;
+      return {
+        ...state,
+        registration: {
+          ...r,
+          tokenHashes: [...r.tokenHashes, event.data.tokenHash].slice(-MAX_REGISTRATION_TOKENS),
+        },
+      };
+    }
     case 'RegistrationCodeIssued':
       return { ...state, registrationCode: { ...event.data, attempts: 0, verified: false } };
     case 'RegistrationCodeRejected':
@@ -132,7 +211,7 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
         ? { ...state, registrationCode: { ...state.registrationCode, attempts: event.data.attempt } }
         : state;
     case 'EmailVerified':
-      return { ...state, status: 'active', registrationCode: null };
+      return { ...state, status: 'active', registrationCode: null, registration: null };
     case 'GoogleAccountLinked':
       return { ...state, googleSubject: event.data.googleSubject };
     case 'UnverifiedPasswordDiscarded':
@@ -186,6 +265,28 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
 
 const expiresAt = (now: Date, seconds: number) => new Date(now.getTime() + seconds * 1000).toISOString();
 
+/** A pending sign-up past its expiry: it can no longer be verified, and its username is free (after a grace). */
+export const registrationLapsed = (state: UserState, now: Date) =>
+  state.status === 'pending_verification' &&
+  (!state.registration || Date.parse(state.registration.expiresAt) <= now.getTime());
+
+/** Whether the account uses this username key now: verified under it, or its current sign-up has it. */
+export const usesUsernameKey = (state: UserState, key: string) =>
+  state.status !== 'unregistered' && state.usernameKeys.includes(key);
+
+/** Like usesUsernameKey, but a lapsed sign-up no longer keeps its name. */
+export const keepsUsernameKey = (state: UserState, key: string, now: Date) =>
+  usesUsernameKey(state, key) && !registrationLapsed(state, now);
+
+/** The pending registration's checks before a code is sent or accepted: not lapsed, and the caller's token. */
+function checkRegistration(state: UserState, now: Date, tokenHash: string | null | undefined) {
+  if (registrationLapsed(state, now)) throw gone(ACCOUNT_MESSAGES.registrationExpired);
+  if (tokenHash === undefined) return;
+  if (tokenHash === null) throw forbidden(ACCOUNT_MESSAGES.registrationTokenMissing);
+  if (!state.registration!.tokenHashes.includes(tokenHash))
+    throw conflict(ACCOUNT_MESSAGES.registrationReplaced);
+}
+
 /** Checks a submitted code; a wrong one is recorded as an event (attempts are limited) and answered 400. */
 function checkCode(
   code: CodeState | null,
@@ -216,12 +317,29 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
         type: 'RegistrationCodeIssued',
         data: { codeHash: d.codeHash, expiresAt: expiresAt(d.now, ACCOUNT_LIMITS.otpSeconds) },
       };
+      const registration = {
+        registrationId: d.registrationId,
+        tokenHash: d.tokenHash,
+        expiresAt: expiresAt(d.now, ACCOUNT_LIMITS.registrationSeconds),
+      };
       if (state.status === 'pending_verification') {
-        // Signing up again before verifying replaces the unverified details and sends a fresh code.
+        // Signing up again before verifying replaces the pending sign-up: new details, a fresh code, and a new
+        // token, so the code can only verify it for whoever made this sign-up.
         return [
           {
             type: 'RegistrationRenewed',
-            data: { username: d.username, passwordHash: d.passwordHash, isVeterinarian: d.isVeterinarian },
+            data: {
+              username: d.username,
+              passwordHash: d.passwordHash,
+              isVeterinarian: d.isVeterinarian,
+              usernameKeys: d.usernameKeys,
+              registration,
+              replaced: {
+                registrationId: state.registration?.registrationId ?? 'legacy',
+                usernameKeys: state.usernameKeys,
+              },
+              renewedAt: d.now.toISOString(),
+            },
           },
           code,
         ];
@@ -238,6 +356,8 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
             isAdmin: false,
             via: 'password',
             registeredAt: d.now.toISOString(),
+            usernameKeys: d.usernameKeys,
+            registration,
           },
         },
         code,
@@ -245,13 +365,19 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
     }
     case 'RegisterWithGoogle': {
       const d = command.data;
-      if (state.status !== 'unregistered') throw conflict(ACCOUNT_MESSAGES.emailTaken);
+      // A lapsed sign-up of the address is no account: Google's proven sign-up takes its place.
+      if (
+        state.status === 'active' ||
+        (state.status === 'pending_verification' && !registrationLapsed(state, d.now))
+      )
+        throw conflict(ACCOUNT_MESSAGES.emailTaken);
       return [
         {
           type: 'UserRegistered',
           data: {
             userId: d.userId,
             username: d.username,
+            usernameKeys: d.usernameKeys,
             email: d.email,
             passwordHash: null,
             isVeterinarian: d.isVeterinarian,
@@ -272,6 +398,7 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
           data: {
             userId: d.userId,
             username: d.username,
+            usernameKeys: d.usernameKeys,
             email: d.email,
             passwordHash: d.passwordHash,
             isVeterinarian: false,
@@ -285,7 +412,26 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
     case 'IssueRegistrationCode': {
       if (state.status === 'unregistered') throw notFound(ACCOUNT_MESSAGES.noPendingVerification);
       if (state.status === 'active') throw conflict(ACCOUNT_MESSAGES.alreadyVerified);
+      checkRegistration(state, command.data.now, command.data.tokenHash);
       return [
+        {
+          type: 'RegistrationCodeIssued',
+          data: {
+            codeHash: command.data.codeHash,
+            expiresAt: expiresAt(command.data.now, ACCOUNT_LIMITS.otpSeconds),
+          },
+        },
+      ];
+    }
+    case 'ResumeRegistration': {
+      if (state.status === 'unregistered') throw notFound(ACCOUNT_MESSAGES.noPendingVerification);
+      if (state.status === 'active') throw conflict(ACCOUNT_MESSAGES.alreadyVerified);
+      checkRegistration(state, command.data.now, undefined);
+      return [
+        {
+          type: 'RegistrationTokenIssued',
+          data: { registrationId: state.registration!.registrationId, tokenHash: command.data.tokenHash },
+        },
         {
           type: 'RegistrationCodeIssued',
           data: {
@@ -298,6 +444,8 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
     case 'VerifyEmail': {
       if (state.status === 'unregistered') throw notFound(ACCOUNT_MESSAGES.noPendingVerification);
       if (state.status === 'active') throw conflict(ACCOUNT_MESSAGES.alreadyVerified);
+      // Before the code: a caller without this sign-up's token learns nothing and uses up no attempt.
+      checkRegistration(state, command.data.now, command.data.tokenHash);
       const check = checkCode(
         state.registrationCode,
         command.data.codeHash,
@@ -316,6 +464,8 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
     }
     case 'LinkGoogleAccount': {
       if (state.status === 'unregistered') throw notFound('User not found');
+      // A lapsed sign-up's username may be someone else's by now: the route registers with Google instead.
+      if (registrationLapsed(state, command.data.now)) throw gone(ACCOUNT_MESSAGES.registrationExpired);
       const events: UserEvent[] = [];
       if (state.googleSubject !== command.data.googleSubject)
         events.push({ type: 'GoogleAccountLinked', data: { googleSubject: command.data.googleSubject } });
@@ -367,7 +517,9 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
       ];
     }
     case 'RequestPasswordReset': {
-      if (state.status === 'unregistered') throw notFound('No account found with this email');
+      // A lapsed sign-up is no account (a reset would verify it under a username that may be someone else's).
+      if (state.status === 'unregistered' || registrationLapsed(state, command.data.now))
+        throw notFound('No account found with this email');
       return [
         {
           type: 'PasswordResetCodeIssued',
@@ -380,7 +532,8 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
     }
     case 'VerifyResetCode':
     case 'ResetPassword': {
-      if (state.status === 'unregistered') throw notFound('No account found with this email');
+      if (state.status === 'unregistered' || registrationLapsed(state, command.data.now))
+        throw notFound('No account found with this email');
       const check = checkCode(
         state.resetCode,
         command.data.codeHash,

@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import { adoptionStream, DEFAULT_BREED, type PetDetails } from '@pawhaven/contracts';
 import { handleCommand, type EventStore } from '@pawhaven/platform';
 import { claimOwner, emailClaimStream } from '../accounts/claims';
-import { storeImage } from '../images/image-store';
+import { withStagedImage } from '../images/image-store';
 import { adoptionAdDecider, type AdoptionCommand } from './adoption-ad';
 
 type DemoAd = Omit<PetDetails, 'imageUrl' | 'breed' | 'ageUnit'> & {
@@ -146,22 +146,25 @@ export async function seedDemoAds(store: EventStore, knex: Knex): Promise<number
   for (const { owner, colors, ...pet } of DEMO_ADS) {
     const ownerId = await idOf(owner);
     if (!ownerId) continue;
-    const imageUrl = await storeImage(knex, await pictureOf(pet.name, colors), {
+    const adId = randomUUID();
+    const kind = {
       maxBytes: 5 * 1024 * 1024,
       width: 1200,
       height: 1200,
       fit: 'inside',
       tooLarge: 'too large',
       invalid: 'invalid',
+    } as const;
+    const bytes = await pictureOf(pet.name, colors);
+    await withStagedImage(knex, { bytes, kind, streamId: adoptionStream(adId) }, (imageUrl) => {
+      const details: PetDetails = {
+        ...pet,
+        breed: pet.breed ?? DEFAULT_BREED,
+        ageUnit: pet.ageUnit ?? 'yrs',
+        imageUrl,
+      };
+      return run(adId, { type: 'PublishAd', data: { adId, ownerId, details, now: new Date() } }, ownerId);
     });
-    const adId = randomUUID();
-    const details: PetDetails = {
-      ...pet,
-      breed: pet.breed ?? DEFAULT_BREED,
-      ageUnit: pet.ageUnit ?? 'yrs',
-      imageUrl,
-    };
-    await run(adId, { type: 'PublishAd', data: { adId, ownerId, details, now: new Date() } }, ownerId);
     if (pet.name === 'Moti') moti = adId;
     published++;
   }

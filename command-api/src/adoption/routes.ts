@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Router, type Request, type RequestHandler } from 'express';
 import {
   ADOPTION_LIMITS,
@@ -14,18 +13,12 @@ import {
   type AdoptionAdInput,
   type PetDetails,
 } from '@pawhaven/contracts';
-import {
-  badRequest,
-  ConcurrencyError,
-  currentUserId,
-  handleCommand,
-  loadState,
-  notFound,
-  unauthorized,
-} from '@pawhaven/platform';
+import { badRequest, currentUserId, handleCommand, notFound, unauthorized } from '@pawhaven/platform';
 import type { CommandDeps } from '../deps';
+import { rateLimits } from '../http/rate-limits';
+import { newIdFor } from '../http/idempotency';
 import { singleUpload, uploadedFile } from '../http/upload';
-import { storeImage, type ImageKind } from '../images/image-store';
+import { withStagedImage, type ImageKind } from '../images/image-store';
 import { adoptionAdDecider, type AdoptionCommand } from './adoption-ad';
 
 const adImage: ImageKind = {
@@ -65,24 +58,11 @@ const toDetails = (input: AdoptionAdInput, imageUrl: string): PetDetails => ({
 export function adoptionRoutes(deps: CommandDeps): Router {
   const { store, db } = deps;
   const now = deps.now ?? (() => new Date());
+  const limits = rateLimits(deps);
   const router = Router();
 
-  /**
-   * A concurrent append to the same ad (another user's request, the owner's other tab) only means our decision
-   * was made on a stale revision: decide again on the fresh one. The rules then answer (e.g. 409 'already
-   * answered' for the losing accept) instead of refusing a request that does not conflict at all.
-   */
-  const run = async (adId: string, command: AdoptionCommand, actorId: string) => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await handleCommand(store, adoptionStream(adId), adoptionAdDecider, command, { actorId });
-      } catch (error) {
-        if (!(error instanceof ConcurrencyError) || attempt >= 10) throw error;
-      }
-    }
-  };
-
-  const loadAd = (adId: string) => loadState(store, adoptionStream(adId), adoptionAdDecider);
+  const run = (adId: string, command: AdoptionCommand, actorId: string) =>
+    handleCommand(store, adoptionStream(adId), adoptionAdDecider, command, { actorId });
 
   /**
    * Which ad a request belongs to (request ids are global). The read model knows every request up to the
@@ -117,18 +97,24 @@ export function adoptionRoutes(deps: CommandDeps): Router {
   router.post(
     '/',
     signedIn(M.mustBeLoggedInToCreate),
+    limits.newAd,
+    limits.upload,
     singleUpload('image', ADOPTION_LIMITS.imageMaxBytes, M.imageTooLarge),
     async (req, res) => {
       const ownerId = currentUserId(req);
       const input = adoptionAdBody.parse(req.body ?? {});
       const file = uploadedFile(req);
       if (!file) throw badRequest(M.imageRequired);
-      const imageUrl = await storeImage(db.knex, file.buffer, adImage);
-      const adId = randomUUID();
-      const result = await run(
-        adId,
-        { type: 'PublishAd', data: { adId, ownerId, details: toDetails(input, imageUrl), now: now() } },
-        ownerId,
+      const adId = newIdFor(req, 'adoption-ad');
+      const result = await withStagedImage(
+        db.knex,
+        { bytes: file.buffer, kind: adImage, streamId: adoptionStream(adId) },
+        (imageUrl) =>
+          run(
+            adId,
+            { type: 'PublishAd', data: { adId, ownerId, details: toDetails(input, imageUrl), now: now() } },
+            ownerId,
+          ),
       );
       res
         .status(201)
@@ -165,23 +151,29 @@ export function adoptionRoutes(deps: CommandDeps): Router {
   router.put(
     '/:id',
     signedIn('Authentication required'),
+    limits.upload,
     singleUpload('image', ADOPTION_LIMITS.imageMaxBytes, M.imageTooLarge),
     async (req, res) => {
       const adId = validUuid(req.params.id as string, M.adNotFound);
       const actorId = currentUserId(req);
       const input = adoptionAdUpdateBody.parse(req.body ?? {});
       const file = uploadedFile(req);
-      // Check the ad and the owner before keeping a new image.
       const changes: Partial<PetDetails> = Object.fromEntries(
         Object.entries(input).filter(([, v]) => v !== undefined),
       );
-      if (file)
-        adoptionAdDecider.decide(
-          { type: 'UpdateAd', data: { actorId, changes, now: now() } },
-          (await loadAd(adId)).state,
-        );
-      if (file) changes.imageUrl = await storeImage(db.knex, file.buffer, adImage);
-      const result = await run(adId, { type: 'UpdateAd', data: { actorId, changes, now: now() } }, actorId);
+      const result = await withStagedImage(
+        db.knex,
+        file && { bytes: file.buffer, kind: adImage, streamId: adoptionStream(adId) },
+        (imageUrl) =>
+          run(
+            adId,
+            {
+              type: 'UpdateAd',
+              data: { actorId, changes: imageUrl ? { ...changes, imageUrl } : changes, now: now() },
+            },
+            actorId,
+          ),
+      );
       res.json({
         ...adResponse(adId, result.state),
         message: 'Adoption post updated',
@@ -204,24 +196,30 @@ export function adoptionRoutes(deps: CommandDeps): Router {
   router.post(
     '/:postId/request',
     signedIn(M.mustBeLoggedInToRequest),
+    limits.adoptionRequest,
+    limits.upload,
     singleUpload('petHistoryImage', ADOPTION_LIMITS.proofImageMaxBytes, M.imageTooLarge),
     async (req: Request, res) => {
       const adId = validUuid(req.params.postId as string, M.adNotFound);
       const requesterId = currentUserId(req);
       const input = adoptionRequestBody.parse(req.body ?? {});
-      const requestId = randomUUID();
-      const command = (petHistoryImage: string | null): AdoptionCommand => ({
-        type: 'RequestAdoption',
-        data: { requestId, requesterId, ...input, petHistoryImage, now: now() },
-      });
+      const requestId = newIdFor(req, 'adoption-request');
       const file = uploadedFile(req);
-      let petHistoryImage: string | null = null;
-      if (file) {
-        // Refuse (own ad, not available, duplicate) before keeping the image.
-        adoptionAdDecider.decide(command(null), (await loadAd(adId)).state);
-        petHistoryImage = await storeImage(db.knex, file.buffer, proofImage);
-      }
-      const result = await run(adId, command(petHistoryImage), requesterId);
+      const { petHistoryImage, result } = await withStagedImage(
+        db.knex,
+        file && { bytes: file.buffer, kind: proofImage, streamId: adoptionStream(adId) },
+        async (petHistoryImage) => ({
+          petHistoryImage,
+          result: await run(
+            adId,
+            {
+              type: 'RequestAdoption',
+              data: { requestId, requesterId, ...input, petHistoryImage, now: now() },
+            },
+            requesterId,
+          ),
+        }),
+      );
       res.status(201).json({
         message: 'Adoption request sent',
         request: { _id: requestId, id: requestId, adId, status: 'pending', petHistoryImage, ...input },

@@ -1,24 +1,78 @@
-import { rateLimit } from 'express-rate-limit';
-import type { Config } from '@pawhaven/platform';
+import type { Request, RequestHandler } from 'express';
+import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
+import type { Config, Database } from '@pawhaven/platform';
+import { PostgresRateLimitStore } from './rate-limit-store';
 
-const TOO_MANY = 'Too many attempts. Please wait a few minutes and try again.';
+export const TOO_MANY = 'Too many attempts. Please wait a few minutes and try again.';
 
-/** One limiter per sensitive flow, per client address; the numbers are settings (README, "Settings"). */
-export function authRateLimits(config: Config) {
-  const make = (limit: number) =>
-    rateLimit({
-      windowMs: config.RATE_LIMIT_WINDOW_SECONDS * 1000,
-      limit,
-      standardHeaders: 'draft-8',
-      legacyHeaders: false,
-      handler: (_req, res) => {
-        res.status(429).json({ message: TOO_MANY, error: TOO_MANY });
-      },
-    });
-  return {
-    signin: make(config.RATE_LIMIT_SIGNIN),
-    register: make(config.RATE_LIMIT_REGISTER),
-    otp: make(config.RATE_LIMIT_OTP),
-    reset: make(config.RATE_LIMIT_RESET),
-  };
+/** Settings that hold a number of requests per window (README, "Settings"). */
+type LimitSetting = Exclude<Extract<keyof Config, `RATE_LIMIT_${string}`>, 'RATE_LIMIT_WINDOW_SECONDS'>;
+
+type LimitDefinition = {
+  setting: LimitSetting;
+  /**
+   * `address`: the client address, always, so a token cannot buy an anonymous flow more attempts.
+   * `user`: the signed-in user (the client address when nobody is signed in).
+   */
+  key: 'address' | 'user';
+  /** Requests the limit does not count. */
+  skip?: (req: Request) => boolean;
+};
+
+const isUpload = (req: Request) => typeof req.is('multipart/form-data') === 'string';
+const isRead = (req: Request) => req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS';
+
+/**
+ * Every rate limit of the write side, in one place. Each counts requests per RATE_LIMIT_WINDOW_SECONDS in PostgreSQL,
+ * shared by every process and kept across restarts; past its number a request gets 429 before any work is done.
+ */
+export const RATE_LIMITS = {
+  /** Sign-in and Google sign-in. */
+  signin: { setting: 'RATE_LIMIT_SIGNIN', key: 'address' },
+  /** Sign-ups, by form and by Google. */
+  register: { setting: 'RATE_LIMIT_REGISTER', key: 'address' },
+  /** Verification-code checks and resends. */
+  otp: { setting: 'RATE_LIMIT_OTP', key: 'address' },
+  /** Password-reset requests, code checks and resets. */
+  reset: { setting: 'RATE_LIMIT_RESET', key: 'address' },
+  /** Changing the password while signed in (guesses at the current one). */
+  changePassword: { setting: 'RATE_LIMIT_CHANGE_PASSWORD', key: 'user' },
+  /** Every request that carries an image (profile image, ad image, proof image): one budget. */
+  upload: { setting: 'RATE_LIMIT_UPLOADS', key: 'user', skip: (req) => !isUpload(req) },
+  /** New adoption ads. */
+  newAd: { setting: 'RATE_LIMIT_NEW_ADS', key: 'user' },
+  /** Adoption requests sent. */
+  adoptionRequest: { setting: 'RATE_LIMIT_ADOPTION_REQUESTS', key: 'user' },
+  /** Every write (POST, PUT, PATCH, DELETE) of the command side, on top of the limits above. */
+  write: { setting: 'RATE_LIMIT_WRITES', key: 'user', skip: isRead },
+} as const satisfies Record<string, LimitDefinition>;
+
+export type RateLimitName = keyof typeof RATE_LIMITS;
+
+const clientAddress = (req: Request) => `ip:${ipKeyGenerator(req.ip ?? 'unknown')}`;
+
+/** One limiter middleware, its counters in the `rate_limits` table under its name. */
+export function rateLimiter(deps: { config: Config; db: Database }, name: RateLimitName): RequestHandler {
+  const definition: LimitDefinition = RATE_LIMITS[name];
+  return rateLimit({
+    windowMs: deps.config.RATE_LIMIT_WINDOW_SECONDS * 1000,
+    limit: deps.config[definition.setting],
+    identifier: name,
+    standardHeaders: 'draft-8',
+    legacyHeaders: false,
+    store: new PostgresRateLimitStore(deps.db.pool, name),
+    keyGenerator: (req) =>
+      definition.key === 'user' && req.auth ? `user:${req.auth.userId}` : clientAddress(req),
+    ...(definition.skip ? { skip: definition.skip } : {}),
+    handler: (_req, res) => {
+      res.status(429).json({ message: TOO_MANY, error: TOO_MANY });
+    },
+  });
+}
+
+/** Every limiter, by name, for a router to place in front of its handlers. */
+export function rateLimits(deps: { config: Config; db: Database }): Record<RateLimitName, RequestHandler> {
+  return Object.fromEntries(
+    (Object.keys(RATE_LIMITS) as RateLimitName[]).map((name) => [name, rateLimiter(deps, name)]),
+  ) as Record<RateLimitName, RequestHandler>;
 }

@@ -1,8 +1,15 @@
 import multer from 'multer';
 import type { Request, RequestHandler } from 'express';
-import { HttpError } from '@pawhaven/platform';
+import { assertSafeInput, HttpError } from '@pawhaven/platform';
 
-/** Accepts one file in memory; the image store checks the bytes themselves. */
+const unreadable = (field: string) =>
+  `The upload could not be read: send multipart/form-data with the image in the form field '${field}'`;
+
+/**
+ * Accepts one file in memory; the image store checks the bytes themselves. Every multipart route goes through
+ * here, so a malformed body (no boundary, cut short) is a 400 and the parsed fields get the same safe-text check
+ * as JSON bodies.
+ */
 export function singleUpload(field: string, maxBytes: number, tooLarge: string): RequestHandler {
   const upload = multer({
     storage: multer.memoryStorage(),
@@ -10,13 +17,25 @@ export function singleUpload(field: string, maxBytes: number, tooLarge: string):
   }).single(field);
   return (req, res, next) =>
     upload(req, res, (err: unknown) => {
-      if (!err) return next();
+      if (!err) {
+        try {
+          assertSafeInput(req.body, '');
+          const file = uploadedFile(req);
+          if (file) assertSafeInput({ filename: file.originalname }, '');
+        } catch (unsafe) {
+          return next(unsafe);
+        }
+        return next();
+      }
       if (err instanceof multer.MulterError) {
         if (err.code === 'LIMIT_FILE_SIZE') return next(new HttpError(413, tooLarge));
         if (err.code === 'LIMIT_UNEXPECTED_FILE')
           return next(new HttpError(400, `Send the image in the form field '${field}'`));
         return next(new HttpError(400, err.message));
       }
+      // busboy's own failures (no boundary, truncated body, malformed headers) are plain Errors.
+      if (err instanceof Error && !(err instanceof HttpError))
+        return next(new HttpError(400, unreadable(field)));
       next(err);
     });
 }

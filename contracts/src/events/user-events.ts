@@ -1,8 +1,16 @@
 /**
- * Events of the user aggregate (stream `user-{userId}`), version 1. Shared by the command side that appends them
- * and the projections that read them. Claim streams (`user-email-…`, `username-…`) hold EmailClaimed / UsernameClaimed.
+ * Events of the user aggregate (stream `user-{userId}`). Shared by the command side that appends them and the
+ * projections that read them. Fields marked "v2" are absent from events recorded before registrations were bound
+ * to a token and usernames compared by their keys; readers fill them in (command-api user.ts `evolveUser`).
+ *
+ * Claim streams: `user-email-{email}` holds EmailClaimed (permanent: the address's account stream);
+ * `username-key:{key}` holds a username's hold / confirmation / release (UsernameClaimEvent). The older
+ * `username-{lower-case name}` streams with UsernameClaimed are history, migrated once at start.
  */
 export type IssuedCode = { codeHash: string; expiresAt: string };
+
+/** A sign-up by password waiting for its e-mail code (v2). Only the hash of its secret token is recorded. */
+export type PendingRegistration = { registrationId: string; tokenHash: string; expiresAt: string };
 
 export type UserEvent =
   | {
@@ -17,9 +25,31 @@ export type UserEvent =
         via: 'password' | 'google' | 'bootstrap';
         googleSubject?: string;
         registeredAt: string;
+        /** v2: the keys the username is compared by (and claimed under). */
+        usernameKeys?: string[];
+        /** v2, via 'password': the pending sign-up. */
+        registration?: PendingRegistration;
       };
     }
-  | { type: 'RegistrationRenewed'; data: { username: string; passwordHash: string; isVeterinarian: boolean } }
+  /** Signing up again before verifying: a new sign-up replaces the pending one (its token no longer verifies). */
+  | {
+      type: 'RegistrationRenewed';
+      data: {
+        username: string;
+        passwordHash: string;
+        isVeterinarian: boolean;
+        /** v2 */
+        usernameKeys?: string[];
+        /** v2 */
+        registration?: PendingRegistration;
+        /** v2: the sign-up replaced, and the username keys it held (released by the command side). */
+        replaced?: { registrationId: string; usernameKeys: string[] };
+        /** v2 */
+        renewedAt?: string;
+      };
+    }
+  /** A sign-in with the pending sign-up's password hands out one more token for it (another browser). */
+  | { type: 'RegistrationTokenIssued'; data: { registrationId: string; tokenHash: string } }
   | { type: 'RegistrationCodeIssued'; data: IssuedCode }
   | { type: 'RegistrationCodeRejected'; data: { attempt: number } }
   | { type: 'EmailVerified'; data: { verifiedAt: string } }
@@ -48,7 +78,24 @@ export type UserEvent =
 
 export type UserEventType = UserEvent['type'];
 
-export type ClaimEvent = { type: 'EmailClaimed' | 'UsernameClaimed'; data: { userId: string } };
+export type EmailClaimEvent = { type: 'EmailClaimed'; data: { userId: string } };
+
+/**
+ * A username key's stream (`username-key:{key}`): held by a pending sign-up until it expires, is released (replaced,
+ * failed) or confirmed (verified, Google, admin: permanent).
+ */
+export type UsernameClaimEvent =
+  | {
+      type: 'UsernameHeld';
+      data: { userId: string; registrationId: string; username: string; expiresAt: string };
+    }
+  | { type: 'UsernameConfirmed'; data: { userId: string; username: string; migrated?: boolean } }
+  | { type: 'UsernameReleased'; data: { userId: string; registrationId: string; reason: string } };
+
+/** The claim of the first version, in `username-{lower-case name}` streams: permanent from sign-up on. */
+export type LegacyUsernameClaimEvent = { type: 'UsernameClaimed'; data: { userId: string } };
+
+export type ClaimEvent = EmailClaimEvent | UsernameClaimEvent | LegacyUsernameClaimEvent;
 
 /** The user id of a `user-{id}` stream. */
 export const userIdOfStream = (streamId: string) => streamId.slice('user-'.length);

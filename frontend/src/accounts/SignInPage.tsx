@@ -9,7 +9,7 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import Link from '@mui/material/Link';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { ACCOUNT_MESSAGES } from '@pawhaven/contracts';
+import { ACCOUNT_MESSAGES, type PendingSignInResponse } from '@pawhaven/contracts';
 import { ApiError, errorText } from '../shared/api';
 import { rememberedLogin } from '../shared/storage';
 import { accountsApi } from './api';
@@ -17,6 +17,7 @@ import { AuthCard } from './AuthCard';
 import { ForgotPasswordDialog } from './ForgotPasswordDialog';
 import { GoogleAuth } from './GoogleAuth';
 import { PasswordField } from './PasswordField';
+import { registrationTokens } from './registration-token';
 import { useCompleteSignIn } from './useCompleteSignIn';
 
 type LocationState = { email?: string; notice?: string } | null;
@@ -68,9 +69,12 @@ export default function SignInPage() {
           completeSignIn(res, rememberMe);
         },
         onError: (err) => {
-          if (err instanceof ApiError && err.status === 403) {
-            // Not verified yet: the server has sent a fresh code.
-            setUnverifiedEmail(address);
+          const pending =
+            err instanceof ApiError ? (err.body as Partial<PendingSignInResponse> | null) : null;
+          if (err instanceof ApiError && err.status === 403 && pending?.needsVerification) {
+            // Not verified yet: the server has sent a fresh code, and a token so this tab can verify it.
+            registrationTokens.save(pending.email ?? address, pending.registrationToken);
+            setUnverifiedEmail(pending.email ?? address);
             setError(err.serverMessage ?? ACCOUNT_MESSAGES.emailNotVerified);
             return;
           }

@@ -19,6 +19,7 @@ import { accountsApi } from './api';
 import { AuthCard } from './AuthCard';
 import { GoogleAuth } from './GoogleAuth';
 import { PasswordField } from './PasswordField';
+import { registrationTokens } from './registration-token';
 import { newPasswordProblem, PASSWORD_OK, signupEmailProblem } from './validation';
 
 type Errors = { username?: string | null; email?: string | null; password?: string | null };
@@ -55,8 +56,12 @@ export default function SignUpPage() {
     setPasswordTouched(true);
     if (!parsed.success || next.username || next.email || next.password) return;
     register.mutate(parsed.data, {
-      onSuccess: (res) =>
-        navigate('/verify-registration', { state: { email: res?.email || parsed.data.email } }),
+      onSuccess: (res) => {
+        const registered = res?.email || parsed.data.email;
+        // The code in the mail verifies this sign-up only together with its token (kept for this tab).
+        registrationTokens.save(registered, res?.registrationToken);
+        navigate('/verify-registration', { state: { email: registered } });
+      },
       onError: (err) =>
         setError(
           errorText(err, 'Registration failed', 'An error occurred while signing up. Please try again.'),

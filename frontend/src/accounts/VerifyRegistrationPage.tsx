@@ -9,16 +9,31 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import TimerIcon from '@mui/icons-material/TimerOutlined';
 import { ACCOUNT_LIMITS, ACCOUNT_MESSAGES } from '@pawhaven/contracts';
-import { errorText } from '../shared/api';
+import { ApiError, errorText } from '../shared/api';
 import { useConfig } from '../shared/config';
 import { accountsApi } from './api';
 import { AuthCard } from './AuthCard';
+import { registrationTokens } from './registration-token';
 import { mmss, useCountdown } from './useCountdown';
 
 /**
  * Email verification after sign-up (spec 000 §2, §4): the code is valid for 120 s; at 0 the page shows
  * 'Expired', Resend OTP becomes available and Verify is disabled. Success goes to /signin after 2 s.
+ *
+ * The code is sent with the sign-up's registration token this tab kept: a sign-up replaced by a newer one (maybe
+ * someone else's) or expired is told to sign up again; without a token (another browser) the user is sent to
+ * sign in with their password, which hands this tab a token and mails a new code.
  */
+type NextStep = 'signup' | 'signin' | null;
+
+/** What the server's refusal asks the user to do next. */
+function nextStepOf(err: unknown): NextStep {
+  if (!(err instanceof ApiError) || err.kind !== 'http') return null;
+  if (err.status === 410 || err.serverMessage === ACCOUNT_MESSAGES.registrationReplaced) return 'signup';
+  if (err.serverMessage === ACCOUNT_MESSAGES.registrationTokenMissing) return 'signin';
+  return null;
+}
+
 export default function VerifyRegistrationPage() {
   const navigate = useNavigate();
   const passedEmail = (useLocation().state as { email?: string } | null)?.email ?? '';
@@ -31,6 +46,7 @@ export default function VerifyRegistrationPage() {
   const [codeError, setCodeError] = useState<string | null>(null);
   const [emailError, setEmailError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [nextStep, setNextStep] = useState<NextStep>(null);
   const [success, setSuccess] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const timers = useRef<number[]>([]);
@@ -43,15 +59,18 @@ export default function VerifyRegistrationPage() {
     e.preventDefault();
     if (expired || success) return;
     setError(null);
+    setNextStep(null);
     const eErr = email.trim() ? null : ACCOUNT_MESSAGES.emailRequired;
     const cErr = otp.trim() ? null : ACCOUNT_MESSAGES.codeRequired;
     setEmailError(eErr);
     setCodeError(cErr);
     if (eErr || cErr) return;
+    const address = email.trim();
     verify.mutate(
-      { email: email.trim(), otp: otp.trim() },
+      { email: address, otp: otp.trim(), registrationToken: registrationTokens.read(address) },
       {
         onSuccess: () => {
+          registrationTokens.clear(address);
           setSuccess(ACCOUNT_MESSAGES.verified);
           timers.current.push(
             window.setTimeout(
@@ -60,29 +79,38 @@ export default function VerifyRegistrationPage() {
             ),
           );
         },
-        onError: (err) =>
-          setError(errorText(err, 'Verification failed', 'An error occurred while verifying the OTP')),
+        onError: (err) => {
+          setNextStep(nextStepOf(err));
+          setError(errorText(err, 'Verification failed', 'An error occurred while verifying the OTP'));
+        },
       },
     );
   };
 
   const onResend = () => {
     setError(null);
+    setNextStep(null);
     if (!email.trim()) {
       setEmailError(ACCOUNT_MESSAGES.emailRequiredForResend);
       return;
     }
-    resend.mutate(email.trim(), {
-      onSuccess: () => {
-        restart(otpSeconds);
-        setOtp('');
-        setCodeError(null);
-        setNotice(ACCOUNT_MESSAGES.otpResent);
-        timers.current.push(window.setTimeout(() => setNotice(null), ACCOUNT_LIMITS.resendNoticeMs));
+    const address = email.trim();
+    resend.mutate(
+      { email: address, registrationToken: registrationTokens.read(address) },
+      {
+        onSuccess: () => {
+          restart(otpSeconds);
+          setOtp('');
+          setCodeError(null);
+          setNotice(ACCOUNT_MESSAGES.otpResent);
+          timers.current.push(window.setTimeout(() => setNotice(null), ACCOUNT_LIMITS.resendNoticeMs));
+        },
+        onError: (err) => {
+          setNextStep(nextStepOf(err));
+          setError(errorText(err, 'Failed to resend OTP', 'An error occurred while resending OTP'));
+        },
       },
-      onError: (err) =>
-        setError(errorText(err, 'Failed to resend OTP', 'An error occurred while resending OTP')),
-    });
+    );
   };
 
   return (
@@ -165,7 +193,25 @@ export default function VerifyRegistrationPage() {
           </Alert>
         )}
         {error && (
-          <Alert severity="error" sx={{ mt: 2 }}>
+          <Alert
+            severity="error"
+            sx={{ mt: 2 }}
+            action={
+              nextStep === 'signup' ? (
+                <Button color="inherit" size="small" onClick={() => navigate('/signup')}>
+                  Sign up again
+                </Button>
+              ) : nextStep === 'signin' ? (
+                <Button
+                  color="inherit"
+                  size="small"
+                  onClick={() => navigate('/signin', { state: { email: email.trim() } })}
+                >
+                  Sign in
+                </Button>
+              ) : undefined
+            }
+          >
             {error}
           </Alert>
         )}

@@ -1,4 +1,4 @@
-import type { AuthResponse, PublicUserDto, UserDto } from '@pawhaven/contracts';
+import type { AuthResponse, PublicUserDto, RegisterResponse, UserDto } from '@pawhaven/contracts';
 import { api } from '../shared/api';
 
 /** Calls of the auth root (`/api/auth`, spec 000 §7). Every command answer may also carry `position`. */
@@ -12,10 +12,12 @@ export type GoogleLoginResponse =
 
 export const accountsApi = {
   register: (body: { username: string; email: string; password: string; isVeterinarian: boolean }) =>
-    api.post<{ email: string; message: string }>(`${AUTH}/register`, body, { auth: false }),
-  verifyRegistration: (body: { email: string; otp: string }) =>
+    api.post<RegisterResponse>(`${AUTH}/register`, body, { auth: false }),
+  /** `registrationToken`: the one sign-up (or a sign-in before verifying) answered in this tab. */
+  verifyRegistration: (body: { email: string; otp: string; registrationToken?: string }) =>
     api.post<AuthResponse>(`${AUTH}/verify-registration`, body, { auth: false }),
-  resendOtp: (email: string) => api.post<Message>(`${AUTH}/resend-otp`, { email }, { auth: false }),
+  resendOtp: (body: { email: string; registrationToken?: string }) =>
+    api.post<Message>(`${AUTH}/resend-otp`, body, { auth: false }),
 
   signin: (body: { email: string; password: string; rememberMe: boolean }) =>
     api.post<AuthResponse>(`${AUTH}/signin`, body, { auth: false }),

@@ -10,6 +10,10 @@ import { sessionStore } from './session-store';
  *
  * Short-lived access tokens: a 401 on a call that carried a token renews the session once through
  * POST /api/auth/refresh and retries; when renewal fails the session is cleared.
+ *
+ * Every mutating call carries an `Idempotency-Key`, kept across its retries: when the answer is lost (time-out,
+ * connection cut) the call is sent again with the same key and the server answers with the first result instead
+ * of doing it twice.
  */
 
 export const DEFAULT_TIMEOUT_MS = 5000;
@@ -21,6 +25,8 @@ export class ApiError extends Error {
   /** The server's own text (`message`, else `error`), when it sent one. */
   readonly serverMessage: string | null;
   readonly body: unknown;
+  /** The server's Retry-After, in seconds, when it sent one. */
+  retryAfterSeconds: number | null = null;
 
   constructor(
     kind: 'http' | 'network',
@@ -107,9 +113,44 @@ export type RequestOptions = {
   retry?: boolean;
   /** Sees the response headers of a successful answer (e.g. X-Total-Count of a list). */
   onHeaders?: (headers: Headers) => void;
+  /** The Idempotency-Key of a mutating call; one is made up when absent. */
+  idempotencyKey?: string;
 };
 
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+/** Retries of a mutating call whose answer did not arrive, with the same key; then the error is shown. */
+const LOST_ANSWER_RETRIES = 2;
+
+/** A random key; crypto.randomUUID needs a secure context, which a phone on the local network is not. */
+export function newIdempotencyKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 async function send(path: string, opts: RequestOptions): Promise<unknown> {
+  const method = opts.method ?? 'GET';
+  if (method === 'GET') return sendOnce(path, opts);
+  const withKey: RequestOptions = {
+    ...opts,
+    headers: { ...opts.headers, [IDEMPOTENCY_HEADER]: opts.idempotencyKey ?? newIdempotencyKey() },
+  };
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await sendOnce(path, withKey);
+    } catch (err) {
+      if (!(err instanceof ApiError) || attempt >= LOST_ANSWER_RETRIES) throw err;
+      // The first attempt may still be running on the server (409 with Retry-After): wait for its answer.
+      const stillRunning = err.kind === 'http' && err.status === 409 && err.retryAfterSeconds !== null;
+      if (err.kind !== 'network' && !stillRunning) throw err;
+      if (opts.signal?.aborted) throw err;
+      await sleep(stillRunning ? err.retryAfterSeconds! * 1000 : 1000 * (attempt + 1));
+    }
+  }
+}
+
+async function sendOnce(path: string, opts: RequestOptions): Promise<unknown> {
   const method = opts.method ?? 'GET';
   const headers: Record<string, string> = { Accept: 'application/json', ...opts.headers };
   let body: BodyInit | undefined;
@@ -145,7 +186,7 @@ async function send(path: string, opts: RequestOptions): Promise<unknown> {
     rememberPosition((data as { position: unknown }).position);
 
   if (res.status === 401 && token && opts.retry !== false) {
-    if (await refreshSession()) return send(path, { ...opts, retry: false });
+    if (await refreshSession()) return sendOnce(path, { ...opts, retry: false });
     throw httpError(res, data);
   }
   if (!res.ok) throw httpError(res, data);
@@ -171,7 +212,10 @@ function httpError(res: Response, data: unknown): ApiError {
     if (typeof m === 'string' && m) message = m;
     else if (typeof e === 'string' && e) message = e;
   }
-  return new ApiError('http', res.status, message, data, `Request failed with status ${res.status}`);
+  const error = new ApiError('http', res.status, message, data, `Request failed with status ${res.status}`);
+  const retryAfter = Number(res.headers.get('Retry-After'));
+  if (res.headers.has('Retry-After') && Number.isFinite(retryAfter)) error.retryAfterSeconds = retryAfter;
+  return error;
 }
 
 export const api = {

@@ -160,6 +160,32 @@ describe('api client', () => {
     expect(errorText(err, 'Failed', 'An error occurred')).toBe('An error occurred');
   });
 
+  it('sends one Idempotency-Key per mutating call and keeps it when the call is retried after a lost answer', async () => {
+    const { api } = await load();
+    replies.push(() => 'hang');
+    replies.push(() => ({ status: 201, body: { _id: 'ad-1' } }));
+    replies.push(() => ({ status: 200, body: [] }));
+    replies.push(() => ({ status: 201, body: { _id: 'ad-2' } }));
+    const created = await api.post('/api/adoptions', { name: 'Biscuit' }, { timeoutMs: 20 });
+    await api.get('/api/adoptions');
+    await api.post('/api/adoptions', { name: 'Luna' });
+    expect(created).toEqual({ _id: 'ad-1' });
+    const keys = calls.map((c) => c.headers['Idempotency-Key']);
+    expect(keys[0]).toMatch(/^[0-9a-f]{32}$/);
+    expect(keys[1]).toBe(keys[0]);
+    expect(keys[2]).toBeUndefined();
+    expect(keys[3]).toMatch(/^[0-9a-f]{32}$/);
+    expect(keys[3]).not.toBe(keys[0]);
+  });
+
+  it('does not repeat a mutating call the server refused', async () => {
+    const { api } = await load();
+    replies.push(() => ({ status: 400, body: { message: 'Name is required' } }));
+    const err = await api.post('/api/adoptions', {}).catch((e: unknown) => e);
+    expect((err as Error).message).toBe('Name is required');
+    expect(calls).toHaveLength(1);
+  });
+
   it('sign-out state: clear() empties both storages', async () => {
     const { sessionStore } = await load();
     sessionStore.start('t', { ...user, isAdmin: true } as never, false);

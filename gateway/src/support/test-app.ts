@@ -74,6 +74,11 @@ const GENEROUS_LIMITS: Partial<Config> = {
   RATE_LIMIT_REGISTER: 1000,
   RATE_LIMIT_OTP: 1000,
   RATE_LIMIT_RESET: 1000,
+  RATE_LIMIT_CHANGE_PASSWORD: 1000,
+  RATE_LIMIT_UPLOADS: 1000,
+  RATE_LIMIT_NEW_ADS: 1000,
+  RATE_LIMIT_ADOPTION_REQUESTS: 1000,
+  RATE_LIMIT_WRITES: 100_000,
 };
 
 export const TEST_PASSWORD = 'Str0ng!Passw0rd';
@@ -197,7 +202,11 @@ export function createApi(baseUrl: string) {
       });
       if (reg.status !== 201) throw new Error(`register answered ${reg.status}: ${reg.text}`);
       const otp = await api.readCode(email);
-      const ver = await api.post('/api/auth/verify-registration', { email, otp });
+      const ver = await api.post('/api/auth/verify-registration', {
+        email,
+        otp,
+        registrationToken: reg.body.registrationToken,
+      });
       if (ver.status !== 200) throw new Error(`verify-registration answered ${ver.status}: ${ver.text}`);
       const signin = await api.post('/api/auth/signin', {
         email,

@@ -60,4 +60,45 @@ export const platformMigrations: Migration[] = [
       `);
     },
   },
+  {
+    name: '0003_platform_rate_limits_and_staged_images',
+    async up(knex) {
+      await knex.raw(`
+        -- An image kept before its command was appended is staged: staged_for names the stream whose event must
+        -- reference it. NULL once that event is known to exist (all earlier images are referenced).
+        ALTER TABLE images ADD COLUMN staged_for text;
+        CREATE INDEX images_staged ON images (created_at) WHERE staged_for IS NOT NULL;
+
+        -- Rate-limit counters shared by every process: one fixed window per (limit, client key).
+        CREATE TABLE rate_limits (
+          limiter  text NOT NULL,
+          key      text NOT NULL,
+          hits     int NOT NULL,
+          reset_at timestamptz NOT NULL,
+          PRIMARY KEY (limiter, key)
+        );
+        CREATE INDEX rate_limits_reset_at ON rate_limits (reset_at);
+      `);
+    },
+  },
+  {
+    name: '0004_platform_idempotency_keys',
+    async up(knex) {
+      await knex.raw(`
+        -- Idempotency-Key: the first answer to a mutating request, replayed to a retry with the same key.
+        -- status IS NULL while the first request runs (until locked_until, after which a retry may take over).
+        CREATE TABLE idempotency_keys (
+          scope        text NOT NULL,
+          key          text NOT NULL,
+          fingerprint  text NOT NULL,
+          status       int,
+          body         jsonb,
+          locked_until timestamptz NOT NULL,
+          created_at   timestamptz NOT NULL DEFAULT now(),
+          PRIMARY KEY (scope, key)
+        );
+        CREATE INDEX idempotency_keys_created_at ON idempotency_keys (created_at);
+      `);
+    },
+  },
 ];

@@ -41,7 +41,15 @@ export type RecordedEvent<Type extends string = string, Data = unknown> = {
 export type AppendResult = { nextRevision: bigint; position: bigint; transactionId: bigint };
 
 export type ReadStreamOptions = { fromRevision?: bigint; maxCount?: number };
-export type ReadAllOptions = { batchSize?: number; maxCount?: number; upTo?: LogPosition };
+export type ReadAllOptions = {
+  batchSize?: number;
+  maxCount?: number;
+  /**
+   * Stop after this position. It must be one some reader already saw as final (a projection's checkpoint, or
+   * `headPosition()`): every event up to it is then read, even while the visibility horizon is momentarily lower.
+   */
+  upTo?: LogPosition;
+};
 
 /** Receives events in global order, a batch at a time; the subscription resumes after the last one. */
 export type BatchHandler = (batch: RecordedEvent[]) => Promise<void>;

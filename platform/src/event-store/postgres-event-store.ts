@@ -13,6 +13,7 @@ import {
   type ReadStreamOptions,
   type RecordedEvent,
 } from './event-store';
+import { VISIBLE_HORIZON_SQL } from './visibility';
 
 const CHANNEL = 'pawhaven_events';
 const UNIQUE_VIOLATION = '23505';
@@ -68,6 +69,32 @@ const READ_ALL_SQL = `
   ORDER BY transaction_id, position
   LIMIT $3`;
 
+/**
+ * The same read with the horizon narrowed to transactions that may be ours (`visibility.ts`): a transaction open in
+ * another database of the server no longer holds us back. Costs a read of pg_stat_activity when anything runs, so
+ * a subscriber uses it only while held back.
+ */
+const READ_ALL_NARROWED_SQL = `
+  SELECT position, transaction_id, stream_id, stream_revision, event_id, type, data, metadata, created_at
+  FROM events
+  WHERE (transaction_id, position) > ($1::text::xid8, $2::bigint)
+    AND transaction_id < ${VISIBLE_HORIZON_SQL}
+  ORDER BY transaction_id, position
+  LIMIT $3`;
+
+/**
+ * The events in (from, upTo] where `upTo` is already final (a checkpoint or the head a reader saw): every one of
+ * them committed, so no horizon is needed, and none is wanted (a projector may have read up to `upTo` under the
+ * narrowed horizon while the plain one is lower).
+ */
+const READ_RANGE_SQL = `
+  SELECT position, transaction_id, stream_id, stream_revision, event_id, type, data, metadata, created_at
+  FROM events
+  WHERE (transaction_id, position) > ($1::text::xid8, $2::bigint)
+    AND (transaction_id, position) <= ($3::text::xid8, $4::bigint)
+  ORDER BY transaction_id, position
+  LIMIT $5`;
+
 /** Rows past the checkpoint that committed but are held back behind an older running transaction. */
 const HELD_BACK_SQL = `
   SELECT EXISTS (SELECT 1 FROM events WHERE (transaction_id, position) > ($1::text::xid8, $2::bigint)) AS pending`;
@@ -75,6 +102,8 @@ const HELD_BACK_SQL = `
 /** The hot statements run as named prepared statements: parsed and planned once per pooled connection. */
 const APPEND = 'pawhaven_events_append';
 const READ_ALL = 'pawhaven_events_read_all';
+const READ_ALL_NARROWED = 'pawhaven_events_read_all_narrowed';
+const READ_RANGE = 'pawhaven_events_read_range';
 const HELD_BACK = 'pawhaven_events_held_back';
 
 export class PostgresEventStore implements EventStore {
@@ -151,17 +180,12 @@ export class PostgresEventStore implements EventStore {
     let remaining = opts.maxCount ?? Number.POSITIVE_INFINITY;
     let cursor = from;
     while (remaining > 0) {
-      const page = await this.readPage(cursor, Math.min(batchSize, remaining));
-      for (const e of page) {
-        if (
-          opts.upTo &&
-          (e.transactionId > opts.upTo.transactionId ||
-            (e.transactionId === opts.upTo.transactionId && e.position > opts.upTo.position))
-        )
-          return;
-        yield e;
-      }
-      if (page.length < Math.min(batchSize, remaining)) return;
+      const limit = Math.min(batchSize, remaining);
+      const page = opts.upTo
+        ? await this.readRange(cursor, opts.upTo, limit)
+        : await this.readPage(cursor, limit);
+      for (const e of page) yield e;
+      if (page.length < limit) return;
       remaining -= page.length;
       const last = page[page.length - 1]!;
       cursor = { transactionId: last.transactionId, position: last.position };
@@ -200,7 +224,8 @@ export class PostgresEventStore implements EventStore {
         }
         signalled = false;
         for (;;) {
-          const page = await this.readPage(cursor, batchSize);
+          // While held back, read up to the narrowed horizon: it is never below the plain one.
+          const page = await this.readPage(cursor, batchSize, heldBackDelay > 0);
           if (page.length === 0) break;
           await handler(page);
           const last = page[page.length - 1]!;
@@ -215,7 +240,7 @@ export class PostgresEventStore implements EventStore {
         });
         heldBackDelay = rows[0]?.pending ? Math.min(Math.max(heldBackDelay * 2, 2), 100) : 0;
         if (heldBackDelay > 0 && !signal.aborted) {
-          const stillPending = await this.readPage(cursor, 1);
+          const stillPending = await this.readPage(cursor, 1, true);
           if (stillPending.length > 0) signalled = true;
         }
       }
@@ -244,11 +269,26 @@ export class PostgresEventStore implements EventStore {
     if (this.listener) await this.listener.end().catch(() => {});
   }
 
-  private async readPage(from: LogPosition, limit: number): Promise<RecordedEvent[]> {
+  private async readPage(from: LogPosition, limit: number, narrowed = false): Promise<RecordedEvent[]> {
     const { rows } = await this.pool.query<Row>({
-      name: READ_ALL,
-      text: READ_ALL_SQL,
+      name: narrowed ? READ_ALL_NARROWED : READ_ALL,
+      text: narrowed ? READ_ALL_NARROWED_SQL : READ_ALL_SQL,
       values: [from.transactionId.toString(), from.position.toString(), limit],
+    });
+    return rows.map(toRecorded);
+  }
+
+  private async readRange(from: LogPosition, upTo: LogPosition, limit: number): Promise<RecordedEvent[]> {
+    const { rows } = await this.pool.query<Row>({
+      name: READ_RANGE,
+      text: READ_RANGE_SQL,
+      values: [
+        from.transactionId.toString(),
+        from.position.toString(),
+        upTo.transactionId.toString(),
+        upTo.position.toString(),
+        limit,
+      ],
     });
     return rows.map(toRecorded);
   }

@@ -1,4 +1,5 @@
 import type { Request, RequestHandler } from 'express';
+import type { SessionCheck } from '../auth/sessions';
 import type { AccessClaims, TokenService } from '../auth/tokens';
 import { forbidden, unauthorized } from '../errors';
 
@@ -8,23 +9,20 @@ declare module 'express-serve-static-core' {
   }
 }
 
-/** Is this session signed out (or ended by a password reset)? Answered from the sessions read model. */
-export type SessionRevocationCheck = (sessionId: string) => Promise<boolean>;
-
 const bearer = (req: Request) => {
   const h = req.headers.authorization;
   return h?.startsWith('Bearer ') ? h.slice(7).trim() : undefined;
 };
 
 /** Reads the bearer token when present; `requireUser` / `requireAdmin` refuse without one. */
-export function authenticate(tokens: TokenService, isRevoked: SessionRevocationCheck): RequestHandler {
+export function authenticate(tokens: TokenService, isOpen: SessionCheck): RequestHandler {
   return async (req, _res, next) => {
     const token = bearer(req);
     if (!token) return next();
     const claims = await tokens.verify(token);
     if (!claims) return next(unauthorized('Invalid or expired token'));
-    if (await isRevoked(claims.sessionId))
-      return next(unauthorized('Your session has ended. Please sign in again.'));
+    // A valid signature is not enough: the session must exist and still be open (not signed out, not reset).
+    if (!(await isOpen(claims))) return next(unauthorized('Your session has ended. Please sign in again.'));
     req.auth = { userId: claims.userId, sessionId: claims.sessionId, isAdmin: claims.isAdmin };
     next();
   };

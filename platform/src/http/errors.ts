@@ -24,6 +24,19 @@ export const errorHandler: ErrorRequestHandler = (err, _req, res, _next) => {
       .json({ message: err.message, error: err.message, ...(err.details ? { details: err.details } : {}) });
     return;
   }
+  // A data exception from PostgreSQL (class 22: invalid text for a uuid, a number out of range…) means a value
+  // from the request slipped past validation: still the client's input, so a 400, but logged so we add a rule.
+  const pgCode = (err as { code?: unknown }).code;
+  if (
+    typeof pgCode === 'string' &&
+    /^22[0-9A-Z]{3}$/.test(pgCode) &&
+    (err as { severity?: unknown }).severity
+  ) {
+    logger.warn({ err }, 'input reached the database unvalidated');
+    const message = 'The request contains a value that is not valid here';
+    res.status(400).json({ message, error: message });
+    return;
+  }
   // body-parser and multer failures carry a status (400 malformed JSON, 413 too large).
   const status =
     (err as { status?: number; statusCode?: number }).status ?? (err as { statusCode?: number }).statusCode;

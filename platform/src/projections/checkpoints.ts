@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { START, type LogPosition, type RecordedEvent } from '../event-store/event-store';
+import { VISIBLE_HORIZON_SQL } from '../event-store/visibility';
 import type { Projection } from './projection';
 
 export const PROJECTIONS_CHANNEL = 'pawhaven_projections';
@@ -85,33 +86,57 @@ export type ProjectionStatus = {
   transactionId: string;
   eventsProcessed: number;
   updatedAt: Date | null;
-  /** Events visible in the log that this projection has not processed yet. */
+  /** Committed events in the log that this projection has not processed yet, visible or held back. */
   lag: number;
+  /**
+   * Of those, how many it cannot see yet: they are held back behind an older open transaction that may still append
+   * events (see `heldBackStatus` for who and since when).
+   */
+  heldBack: number;
+  /** When the oldest held-back event was appended; null when none is held back. */
+  heldBackSince: Date | null;
 };
 
+type StatusRow = {
+  name: string;
+  transaction_id: string | null;
+  position: string | null;
+  events_processed: string | null;
+  updated_at: Date | null;
+  lag: string;
+  held_back: string;
+  held_back_since: Date | null;
+};
+
+/** Every projection's checkpoint and lag, from one snapshot (the horizon is the one readers use: visibility.ts). */
 export async function projectionStatus(
   knex: Knex,
   projections: readonly Projection[],
 ): Promise<ProjectionStatus[]> {
-  const result: ProjectionStatus[] = [];
-  for (const p of projections) {
-    const row = await knex('projection_checkpoints')
-      .where({ name: p.name })
-      .first<(CheckpointRow & { updated_at: Date }) | undefined>();
-    const at = toPosition(row);
-    const lagRow = await knex.raw<{ rows: { lag: string }[] }>(
-      `SELECT count(*) AS lag FROM events WHERE (transaction_id, position) > (?::text::xid8, ?::bigint)
-         AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())`,
-      [at.transactionId.toString(), at.position.toString()],
-    );
-    result.push({
-      name: p.name,
-      position: at.position.toString(),
-      transactionId: at.transactionId.toString(),
-      eventsProcessed: Number(row?.events_processed ?? 0),
-      updatedAt: row?.updated_at ?? null,
-      lag: Number(lagRow.rows[0]?.lag ?? 0),
-    });
-  }
-  return result;
+  const { rows } = await knex.raw<{ rows: StatusRow[] }>(
+    `WITH horizon AS MATERIALIZED (SELECT ${VISIBLE_HORIZON_SQL} AS h),
+     cp AS (
+       SELECT n.name, n.ord, c.transaction_id, c.position, c.events_processed, c.updated_at,
+         COALESCE(c.transaction_id, '0'::xid8) AS at_tx, COALESCE(c.position, 0) AS at_pos
+       FROM unnest(?::text[]) WITH ORDINALITY AS n(name, ord)
+       LEFT JOIN projection_checkpoints c ON c.name = n.name)
+     SELECT cp.name, cp.transaction_id::text AS transaction_id, cp.position, cp.events_processed, cp.updated_at,
+       pending.lag, pending.held_back, pending.held_back_since
+     FROM cp, horizon, LATERAL (
+       SELECT count(*) AS lag, count(*) FILTER (WHERE e.transaction_id >= horizon.h) AS held_back,
+         min(e.created_at) FILTER (WHERE e.transaction_id >= horizon.h) AS held_back_since
+       FROM events e WHERE (e.transaction_id, e.position) > (cp.at_tx, cp.at_pos)) AS pending
+     ORDER BY cp.ord`,
+    [projections.map((p) => p.name)],
+  );
+  return rows.map((r) => ({
+    name: r.name,
+    position: r.position ?? '0',
+    transactionId: r.transaction_id ?? '0',
+    eventsProcessed: Number(r.events_processed ?? 0),
+    updatedAt: r.updated_at,
+    lag: Number(r.lag),
+    heldBack: Number(r.held_back),
+    heldBackSince: r.held_back_since,
+  }));
 }

@@ -355,6 +355,8 @@ describe('status and read-your-writes', () => {
       eventsProcessed: 0,
       updatedAt: null,
       lag: 5,
+      heldBack: 0,
+      heldBackSince: null,
     });
 
     const projector = startProjector(projection);
@@ -422,7 +424,7 @@ describe('status and read-your-writes', () => {
   });
 });
 
-// resetProjection is what rebuild starts with; keep it covered on its own too.
+// resetProjection (start a projection over from the beginning, e.g. after a log repair) stays covered on its own.
 it('resetProjection empties the tables and puts the checkpoint back to the start', async () => {
   const { projection } = makeProjection();
   const log = await appendEvents(4);

@@ -1,62 +1,177 @@
 import type { Knex } from 'knex';
-import type { EventStore, LogPosition } from '../event-store/event-store';
-import { comparePositions, START, type RecordedEvent } from '../event-store/event-store';
-import { applyBatch, CheckpointMoved, readCheckpoint, resetProjection } from './checkpoints';
+import type { EventStore, LogPosition, RecordedEvent } from '../event-store/event-store';
+import { comparePositions, START } from '../event-store/event-store';
+import { PROJECTIONS_CHANNEL, readCheckpoint } from './checkpoints';
 import type { Projection } from './projection';
+import { ShadowTables } from './shadow-tables';
 
 export type RebuildProgress = { name: string; processed: number; total: number };
-export type RebuildResult = { name: string; processed: number; seconds: number; eventsPerSecond: number };
+export type RebuildResult = {
+  name: string;
+  processed: number;
+  seconds: number;
+  eventsPerSecond: number;
+  /**
+   * How long the swap transaction held the live checkpoint row: the live projector's group waited that long, and,
+   * as with any writing transaction, subscribers saw no event committed after it began. Readers never wait.
+   */
+  swapMs: number;
+  /** Live rows the swap inserted, updated or deleted: 0 when the read model already matched the log. */
+  changedRows: number;
+};
+
+export type RebuildOptions = {
+  /** Events read per page, and at most per shadow transaction. */
+  batchSize?: number;
+  /**
+   * A shadow transaction commits after about this long: while it runs, it holds back the event log's visibility
+   * horizon for every subscriber (readers only see transactions older than the oldest running one).
+   */
+  maxTransactionMs?: number;
+};
+
+/** Stop chasing the live checkpoint outside the swap once a round had no more than this many events to replay. */
+const CLOSE_ENOUGH = 200;
+const MAX_CHASE_ROUNDS = 20;
 
 /**
- * Replays the whole log into an emptied projection up to the head seen at the start; a live projector
- * running meanwhile continues from wherever the rebuild leaves the checkpoint.
+ * Rebuilds a projection blue/green (ARCHITECTURE §9): the whole log is replayed into shadow copies of its tables
+ * (temporary tables on a connection of the rebuild's own, see `ShadowTables`) while the live tables keep serving reads and the live projector keeps them current; then ONE transaction locks
+ * the live checkpoint row (the live projector's batch waits on it), replays into the shadow whatever the live
+ * model has seen beyond it, makes the live tables equal to the shadow (only rows that differ are written) and
+ * stores the checkpoint. Readers see the old model or the rebuilt one, never an empty or partial one, and the
+ * checkpoint never goes back.
+ *
+ * The checkpoint ends where the live one was, or further if the replay went further (nobody was projecting):
+ * then a live projector notices it moved, leaves its group and follows on alone from the stored checkpoint.
+ * Either way every event is applied exactly once to what readers see. The CLI and the dashboard both call this.
  */
 export async function rebuildProjection(
   knex: Knex,
   store: EventStore,
   projection: Projection,
   onProgress: (p: RebuildProgress) => void = () => {},
-  opts: { batchSize?: number } = {},
+  opts: RebuildOptions = {},
 ): Promise<RebuildResult> {
   const started = performance.now();
-  await resetProjection(knex, projection);
-  const head = await store.headPosition();
-  const total = await countUpTo(knex, head);
   const batchSize = opts.batchSize ?? 1000;
-  let at: LogPosition = START;
+  const maxTransactionMs = opts.maxTransactionMs ?? 100;
+  const name = projection.name;
+  const head = await store.headPosition();
+  let total = await countUpTo(knex, head);
   let processed = 0;
-  onProgress({ name: projection.name, processed, total });
-  for (;;) {
-    try {
-      let batch: RecordedEvent[] = [];
-      const flush = async () => {
-        at = await applyBatch(knex, projection, batch, at);
-        processed += batch.length;
-        batch = [];
-        onProgress({ name: projection.name, processed, total });
-      };
-      for await (const event of store.readAll(at, { batchSize, upTo: head })) {
-        batch.push(event);
-        if (batch.length >= batchSize) await flush();
-      }
-      if (batch.length > 0) await flush();
-      break;
-    } catch (error) {
-      // A live projector applied some of these events first: carry on after whatever it reached.
-      if (!(error instanceof CheckpointMoved)) throw error;
-      at = await readCheckpoint(knex, projection.name);
-      processed = await countUpTo(knex, at);
-      onProgress({ name: projection.name, processed: Math.min(processed, total), total });
-      if (comparePositions(at, head) >= 0) break;
-    }
-  }
-  const seconds = (performance.now() - started) / 1000;
-  return {
-    name: projection.name,
-    processed,
-    seconds,
-    eventsPerSecond: seconds > 0 ? processed / seconds : processed,
+  let at: LogPosition = START;
+  const report = () => {
+    total = Math.max(total, processed);
+    onProgress({ name, processed, total });
   };
+
+  const shadow = await ShadowTables.create(knex, projection);
+  try {
+    report();
+
+    /** Replays `events` (which start right after `at`) into the shadow in short transactions; answers how many. */
+    const replay = async (events: AsyncIterable<RecordedEvent>): Promise<number> => {
+      let count = 0;
+      const flush = async (batch: RecordedEvent[]) => {
+        for (let i = 0; i < batch.length;) {
+          const end = await shadow.transaction(async (tx) => {
+            const since = performance.now();
+            let j = i;
+            do await shadow.apply(tx, batch[j++]!);
+            while (j < batch.length && performance.now() - since < maxTransactionMs);
+            await shadow.assertOnlyShadowsWritten(tx);
+            return j;
+          });
+          const last = batch[end - 1]!;
+          at = { transactionId: last.transactionId, position: last.position };
+          processed += end - i;
+          count += end - i;
+          i = end;
+          report();
+        }
+      };
+      let batch: RecordedEvent[] = [];
+      for await (const event of events) {
+        batch.push(event);
+        if (batch.length >= batchSize) {
+          await flush(batch);
+          batch = [];
+        }
+      }
+      if (batch.length > 0) await flush(batch);
+      return count;
+    };
+
+    await replay(store.readAll(at, { batchSize, upTo: head }));
+    // A live projector kept going meanwhile: follow its checkpoint outside the lock until the gap is small, so
+    // the swap itself has little left to replay.
+    for (let round = 0; round < MAX_CHASE_ROUNDS; round++) {
+      const live = await readCheckpoint(knex, name);
+      if (comparePositions(live, at) <= 0) break;
+      if ((await replay(store.readAll(at, { upTo: live, batchSize }))) <= CLOSE_ENOUGH) break;
+    }
+    await shadow.analyze();
+
+    // The row must exist for FOR UPDATE to hold anything (a projection that never ran has none yet).
+    await knex.raw(`INSERT INTO projection_checkpoints (name) VALUES (?) ON CONFLICT (name) DO NOTHING`, [
+      name,
+    ]);
+    let swapStarted = 0;
+    const swap = await shadow.transaction(async (tx) => {
+      const row = await tx('projection_checkpoints')
+        .where({ name })
+        .forUpdate()
+        .first<{ transaction_id: string; position: string }>('transaction_id', 'position');
+      swapStarted = performance.now();
+      const live: LogPosition = row
+        ? { transactionId: BigInt(row.transaction_id), position: BigInt(row.position) }
+        : START;
+      const caughtUp: RecordedEvent[] = [];
+      if (comparePositions(live, at) > 0) {
+        for await (const event of store.readAll(at, { upTo: live, batchSize })) {
+          await shadow.apply(tx, event);
+          caughtUp.push(event);
+        }
+      }
+      await shadow.assertOnlyShadowsWritten(tx);
+      // The shadow now holds everything up to the live checkpoint, or further: the checkpoint never goes back.
+      const final = comparePositions(live, at) > 0 ? live : at;
+      const changedRows = await shadow.mergeIntoLive(tx);
+      const eventsProcessed = processed + caughtUp.length;
+      await tx.raw(
+        `UPDATE projection_checkpoints
+         SET transaction_id = ?::text::xid8, position = ?, events_processed = ?, updated_at = now()
+         WHERE name = ?`,
+        [final.transactionId.toString(), final.position.toString(), eventsProcessed, name],
+      );
+      await tx.raw('SELECT pg_notify(?, ?)', [
+        PROJECTIONS_CHANNEL,
+        JSON.stringify({
+          names: [name],
+          transactionId: final.transactionId.toString(),
+          position: final.position.toString(),
+        }),
+      ]);
+      return { final, eventsProcessed, changedRows };
+    });
+    const swapMs = performance.now() - swapStarted;
+    if (swap.eventsProcessed > processed) {
+      processed = swap.eventsProcessed;
+      report();
+    }
+    const seconds = (performance.now() - started) / 1000;
+    return {
+      name,
+      processed,
+      seconds,
+      eventsPerSecond: seconds > 0 ? processed / seconds : processed,
+      swapMs,
+      changedRows: swap.changedRows,
+    };
+  } finally {
+    await shadow.close();
+  }
 }
 
 const countUpTo = async (knex: Knex, at: LogPosition) =>

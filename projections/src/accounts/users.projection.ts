@@ -31,8 +31,9 @@ export const usersProjection = defineProjection({
             verified: d.via !== 'password',
             joined_date: d.registeredAt,
           })
+          // A lapsed sign-up's stream can be registered again (by Google): the new registration wins.
           .onConflict('id')
-          .ignore();
+          .merge(['username', 'email', 'is_veterinarian', 'is_admin', 'verified', 'joined_date']);
         return;
       }
       case 'RegistrationRenewed':

@@ -49,7 +49,13 @@ async function registerPending() {
     `SELECT data->>'userId' AS id FROM events WHERE stream_id = $1`,
     [`user-email-${email}`],
   );
-  return { username, email, id: rows[0]!.id, position: res.body.position as string };
+  return {
+    username,
+    email,
+    id: rows[0]!.id,
+    position: res.body.position as string,
+    registrationToken: res.body.registrationToken as string,
+  };
 }
 
 const eventCount = async () =>
@@ -221,11 +227,23 @@ describe('GET /dev/mailbox', () => {
     const older = mails[1]!.text.match(/\b(\d{6})\b/)![1]!;
     if (older !== code) {
       expect(
-        (await api.post('/api/auth/verify-registration', { email: pending.email, otp: older })).status,
+        (
+          await api.post('/api/auth/verify-registration', {
+            email: pending.email,
+            otp: older,
+            registrationToken: pending.registrationToken,
+          })
+        ).status,
       ).toBe(400);
     }
     expect(
-      (await api.post('/api/auth/verify-registration', { email: pending.email, otp: code })).status,
+      (
+        await api.post('/api/auth/verify-registration', {
+          email: pending.email,
+          otp: code,
+          registrationToken: pending.registrationToken,
+        })
+      ).status,
     ).toBe(200);
   });
 

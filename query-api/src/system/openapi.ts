@@ -1,10 +1,15 @@
 import { z } from 'zod';
 import {
+  adoptionAdBody,
+  adoptionAdUpdateBody,
+  adoptionListQuery,
+  adoptionRequestBody,
   changePasswordBody,
   completeGoogleRegistrationBody,
   forgotPasswordBody,
   loginGoogleBody,
   registerBody,
+  requestDecisionBody,
   resendOtpBody,
   resetPasswordBody,
   signinBody,
@@ -14,126 +19,241 @@ import {
   verifyResetCodeBody,
 } from '@pawhaven/contracts';
 
-type Operation = {
+/** One call of the API. The schemas are the very zod schemas its route validates with. */
+export type Operation = {
   summary: string;
+  /** JSON body. */
   body?: z.ZodType;
-  auth?: boolean;
-  multipart?: string;
+  /** multipart/form-data: the text fields' schema and the file field. */
+  multipart?: { fields?: z.ZodType; file: string; fileRequired: boolean };
+  query?: z.ZodType;
+  auth?: 'required' | 'optional' | 'admin';
+  /** Creates something: honours Idempotency-Key (every mutating call does; creates are where it matters). */
+  creates?: boolean;
   responses?: Record<string, string>;
 };
 
-/** Every call of the API, its request schema taken from the same zod schemas the server validates with. */
-const operations: Record<string, Record<string, Operation>> = {
-  '/api/auth/register': {
-    post: {
-      summary: 'Sign up; e-mails a verification code valid 120 s',
-      body: registerBody,
-      responses: { 201: 'Registered' },
-    },
+/**
+ * Every route the gateway serves, keyed `METHOD /express/path`. A test walks the route table of both apps and
+ * fails when a route is missing here (or listed here but not served), so the document cannot fall behind.
+ */
+export const operations: Record<string, Operation> = {
+  // ── Accounts (command side) ──
+  'POST /api/auth/register': {
+    summary: 'Sign up; e-mails a verification code valid 120 s',
+    body: registerBody,
+    creates: true,
+    responses: { 201: 'Registered' },
   },
-  '/api/auth/verify-registration': {
-    post: { summary: 'Verify the e-mail with the code', body: verifyRegistrationBody },
+  'POST /api/auth/verify-registration': {
+    summary: 'Verify the e-mail with the code',
+    body: verifyRegistrationBody,
   },
-  '/api/auth/resend-otp': { post: { summary: 'Send a new verification code', body: resendOtpBody } },
-  '/api/auth/signin': { post: { summary: 'Sign in; sets the refresh-session cookie', body: signinBody } },
-  '/api/auth/refresh': { post: { summary: 'New access token from the refresh-session cookie' } },
-  '/api/auth/signout': { post: { summary: 'Revoke the session', auth: true } },
-  '/api/auth/login-google': { post: { summary: 'Sign in with a Google ID token', body: loginGoogleBody } },
-  '/api/auth/complete-google-registration': {
-    post: { summary: 'Finish a first Google sign-in', body: completeGoogleRegistrationBody },
+  'POST /api/auth/resend-otp': { summary: 'Send a new verification code', body: resendOtpBody },
+  'POST /api/auth/signin': { summary: 'Sign in; sets the refresh-session cookie', body: signinBody },
+  'POST /api/auth/refresh': { summary: 'New access token from the refresh-session cookie' },
+  'POST /api/auth/signout': { summary: 'Revoke the session', auth: 'optional' },
+  'POST /api/auth/login-google': { summary: 'Sign in with a Google ID token', body: loginGoogleBody },
+  'POST /api/auth/complete-google-registration': {
+    summary: 'Finish a first Google sign-in',
+    body: completeGoogleRegistrationBody,
+    creates: true,
   },
-  '/api/auth/forgot-password': {
-    post: { summary: 'E-mail a password reset code', body: forgotPasswordBody },
+  'POST /api/auth/forgot-password': { summary: 'E-mail a password reset code', body: forgotPasswordBody },
+  'POST /api/auth/resend-reset-code': { summary: 'E-mail a new reset code', body: forgotPasswordBody },
+  'POST /api/auth/verify-reset-code': { summary: 'Check a reset code', body: verifyResetCodeBody },
+  'POST /api/auth/reset-password': { summary: 'Set a new password with the code', body: resetPasswordBody },
+  'POST /api/auth/change-password': {
+    summary: 'Change the password',
+    body: changePasswordBody,
+    auth: 'required',
   },
-  '/api/auth/resend-reset-code': { post: { summary: 'E-mail a new reset code', body: forgotPasswordBody } },
-  '/api/auth/verify-reset-code': { post: { summary: 'Check a reset code', body: verifyResetCodeBody } },
-  '/api/auth/reset-password': {
-    post: { summary: 'Set a new password with the code', body: resetPasswordBody },
+  'POST /api/auth/update-profile': {
+    summary: 'Update phone, city and about',
+    body: updateProfileBody,
+    auth: 'required',
   },
-  '/api/auth/change-password': {
-    post: { summary: 'Change the password', body: changePasswordBody, auth: true },
+  'POST /api/auth/upload-profile-image': {
+    summary: 'Upload a profile image (< 5 MB)',
+    multipart: { file: 'image', fileRequired: true },
+    auth: 'required',
   },
-  '/api/auth/update-profile': {
-    post: { summary: 'Update phone, city and about', body: updateProfileBody, auth: true },
+  'DELETE /api/auth/remove-profile-image': { summary: 'Remove the profile image', auth: 'required' },
+
+  // ── Accounts (query side) ──
+  'GET /api/auth/profile': { summary: 'The signed-in user', auth: 'required' },
+  'GET /api/auth/profile/:userId': { summary: "A user's public profile", auth: 'optional' },
+  'POST /api/auth/getUserById': { summary: 'One user (public fields)', body: userIdBody, auth: 'required' },
+  'POST /api/auth/getAllUsers': { summary: 'All users (public fields)', auth: 'required' },
+  'GET /api/auth/debug-token': { summary: 'Check the access token', auth: 'required' },
+
+  // ── Adoption (command side) ──
+  'POST /api/adoptions': {
+    summary: 'Publish an adoption ad with a photo (< 5 MB)',
+    multipart: { fields: adoptionAdBody, file: 'image', fileRequired: true },
+    auth: 'required',
+    creates: true,
+    responses: { 201: 'Published' },
   },
-  '/api/auth/upload-profile-image': {
-    post: { summary: 'Upload a profile image (< 5 MB)', auth: true, multipart: 'image' },
+  'PUT /api/adoptions/:id': {
+    summary: 'Edit an ad (owner); a new photo is optional',
+    multipart: { fields: adoptionAdUpdateBody, file: 'image', fileRequired: false },
+    auth: 'required',
   },
-  '/api/auth/remove-profile-image': { delete: { summary: 'Remove the profile image', auth: true } },
-  '/api/auth/profile': { get: { summary: 'The signed-in user', auth: true } },
-  '/api/auth/profile/{userId}': { get: { summary: "A user's public profile" } },
-  '/api/auth/getUserById': { post: { summary: 'One user (public fields)', body: userIdBody, auth: true } },
-  '/api/auth/getAllUsers': { post: { summary: 'All users (public fields)', auth: true } },
-  '/api/auth/debug-token': { get: { summary: 'Check the access token', auth: true } },
-  '/api/config': { get: { summary: 'Public settings: accepted e-mail domain, Google client id' } },
-  '/api/health': { get: { summary: 'Health of each part' } },
-  '/api/images/{id}': { get: { summary: 'A stored image (immutable, long cache)' } },
+  'DELETE /api/adoptions/:id': { summary: 'Delete an ad (owner or admin)', auth: 'required' },
+  'POST /api/adoptions/:postId/request': {
+    summary: 'Ask to adopt; JSON, or multipart with an optional proof image (< 5 MB)',
+    body: adoptionRequestBody,
+    multipart: { fields: adoptionRequestBody, file: 'petHistoryImage', fileRequired: false },
+    auth: 'required',
+    creates: true,
+    responses: { 201: 'Requested' },
+  },
+  'PUT /api/adoptions/requests/:requestId': {
+    summary: "Accept or reject a request on one's ad",
+    body: requestDecisionBody,
+    auth: 'required',
+  },
+  'POST /api/adoptions/requests/:requestId/withdraw': {
+    summary: "Withdraw one's own pending request",
+    auth: 'required',
+  },
+
+  // ── Adoption (query side) ──
+  'GET /api/adoptions': {
+    summary: 'Listing: newest first, X-Total-Count; hides the viewer’s own ads',
+    query: adoptionListQuery,
+    auth: 'optional',
+  },
+  'GET /api/adoptions/history': { summary: "The signed-in user's requests", auth: 'required' },
+  'GET /api/adoptions/user/:userId': {
+    summary: "A user's ads; includeRequests=true for the owner or an admin",
+    query: z.object({ includeRequests: z.enum(['true', 'false']).optional() }),
+    auth: 'optional',
+  },
+  'GET /api/adoptions/:postId/requests': {
+    summary: 'The requests on an ad (owner or admin)',
+    auth: 'required',
+  },
+  'GET /api/adoptions/:id': { summary: 'One ad', auth: 'optional' },
+  'GET /api/admin/adoptions/:id/history': {
+    summary: "An ad's audit timeline: every event with its status change and actor",
+    auth: 'admin',
+  },
+
+  // ── System ──
+  'GET /api/health': { summary: 'Health of each part' },
+  'GET /api/docs': { summary: 'This document' },
+  'GET /api/config': { summary: 'Public settings: accepted e-mail domain, Google client id' },
+  'GET /api/images/:id': { summary: 'A stored image (immutable, long cache)' },
+  'GET /dev/mailbox': {
+    summary: 'Development only, loopback only: the e-mails the app sent (JSON with ?to=, else HTML)',
+    query: z.object({ to: z.string().optional() }),
+  },
 };
+
+const toOpenApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
+
+const jsonSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
+
+function queryParameters(schema: z.ZodType) {
+  const json = jsonSchema(schema) as { properties?: Record<string, unknown>; required?: string[] };
+  return Object.entries(json.properties ?? {}).map(([name, s]) => ({
+    name,
+    in: 'query',
+    required: json.required?.includes(name) ?? false,
+    schema: s,
+  }));
+}
+
+function requestBody(op: Operation) {
+  const content: Record<string, unknown> = {};
+  if (op.body) content['application/json'] = { schema: jsonSchema(op.body) };
+  if (op.multipart) {
+    const fields = op.multipart.fields
+      ? (jsonSchema(op.multipart.fields) as { properties?: object; required?: string[] })
+      : { properties: {}, required: [] };
+    content['multipart/form-data'] = {
+      schema: {
+        type: 'object',
+        properties: { ...fields.properties, [op.multipart.file]: { type: 'string', format: 'binary' } },
+        required: [...(fields.required ?? []), ...(op.multipart.fileRequired ? [op.multipart.file] : [])],
+      },
+    };
+  }
+  return Object.keys(content).length ? { requestBody: { required: true, content } } : {};
+}
 
 export function openApiDocument() {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const [path, methods] of Object.entries(operations)) {
-    paths[path] = {};
-    for (const [method, op] of Object.entries(methods)) {
-      const params = [...path.matchAll(/\{(\w+)\}/g)].map((m) => ({
-        name: m[1],
-        in: 'path',
-        required: true,
-        schema: { type: 'string' },
-      }));
-      paths[path][method] = {
-        summary: op.summary,
-        ...(params.length ? { parameters: params } : {}),
-        ...(op.auth ? { security: [{ bearer: [] }] } : {}),
-        ...(op.body
-          ? {
-              requestBody: {
-                required: true,
-                content: { 'application/json': { schema: z.toJSONSchema(op.body, { io: 'input' }) } },
-              },
-            }
-          : op.multipart
-            ? {
-                requestBody: {
-                  required: true,
-                  content: {
-                    'multipart/form-data': {
-                      schema: {
-                        type: 'object',
-                        properties: { [op.multipart]: { type: 'string', format: 'binary' } },
-                        required: [op.multipart],
-                      },
-                    },
-                  },
-                },
-              }
-            : {}),
-        responses: {
-          ...Object.fromEntries(
-            Object.entries(op.responses ?? { 200: 'OK' }).map(([s, d]) => [s, { description: d }]),
-          ),
-          '4XX': {
-            description: 'Refused: { message, error }',
-            content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-          },
+  for (const [key, op] of Object.entries(operations)) {
+    const [method, path] = key.split(' ') as [string, string];
+    const params = [...path.matchAll(/:(\w+)/g)].map((m) => ({
+      name: m[1],
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+    }));
+    const mutating = method !== 'GET';
+    (paths[toOpenApiPath(path)] ??= {})[method.toLowerCase()] = {
+      summary: op.summary,
+      parameters: [
+        ...params,
+        ...(op.query ? queryParameters(op.query) : []),
+        ...(mutating ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : []),
+        ...(!mutating ? [{ $ref: '#/components/parameters/ConsistentAfter' }] : []),
+      ],
+      ...(op.auth === 'required' || op.auth === 'admin' ? { security: [{ bearer: [] }] } : {}),
+      ...(op.auth === 'optional' ? { security: [{}, { bearer: [] }] } : {}),
+      ...requestBody(op),
+      responses: {
+        ...Object.fromEntries(
+          Object.entries(op.responses ?? { 200: 'OK' }).map(([s, d]) => [s, { description: d }]),
+        ),
+        '4XX': {
+          description:
+            'Refused: { message, error } (400 invalid input with `fields`, 401, 403, 404, 409 conflict, 413, 415, 429)',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
         },
-      };
-    }
+      },
+    };
   }
   return {
     openapi: '3.1.0',
     info: {
       title: 'PawHaven API',
       version: '1.0.0',
-      description: 'Commands answer with `position`; send it back as X-Consistent-After on reads.',
+      description:
+        'Commands answer with `position`; send it back as X-Consistent-After on reads. Every mutating call honours an Idempotency-Key header: the same key from the same user answers the first result again.',
     },
     paths,
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      parameters: {
+        IdempotencyKey: {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description:
+            'A unique key per logical request (e.g. a UUID); a retry with the same key is answered once',
+          schema: { type: 'string', maxLength: 200 },
+        },
+        ConsistentAfter: {
+          name: 'X-Consistent-After',
+          in: 'header',
+          required: false,
+          description: 'A position from a command: the read waits (bounded) until the read models passed it',
+          schema: { type: 'string', pattern: '^[0-9]{1,19}$' },
+        },
+      },
       schemas: {
         Error: {
           type: 'object',
-          properties: { message: { type: 'string' }, error: { type: 'string' } },
+          properties: {
+            message: { type: 'string' },
+            error: { type: 'string' },
+            fields: { type: 'object', additionalProperties: { type: 'string' } },
+          },
           required: ['message', 'error'],
         },
       },

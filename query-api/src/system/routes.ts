@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { ACCOUNT_LIMITS, type PublicConfig } from '@pawhaven/contracts';
-import { notFound, projectionStatus } from '@pawhaven/platform';
+import { describeHeldBack, heldBackStatus, notFound, projectionStatus } from '@pawhaven/platform';
 import type { QueryDeps } from '../deps';
 import { mailboxPage } from './mailbox-page';
 import { openApiDocument } from './openapi';
@@ -17,12 +17,27 @@ export function systemQueries({ config, db, store, projections, presence }: Quer
       await db.knex.raw('SELECT 1');
       const head = await store.headPosition();
       const status = await projectionStatus(db.knex, projections);
+      // Committed events an open transaction keeps invisible: 'held back' once that has lasted the threshold.
+      const heldBack = await heldBackStatus(
+        db.knex,
+        projections.map((p) => p.name),
+      );
+      const held = heldBack.heldBack && heldBack.seconds >= config.HELD_BACK_WARN_SECONDS;
       res.json({
-        status: 'ok',
+        status: held ? 'degraded' : 'ok',
         parts: {
           database: { status: 'ok', latencyMs: Math.round((performance.now() - started) * 10) / 10 },
           eventStore: { status: 'ok', adapter: 'postgres', headPosition: head.position.toString() },
-          projections: status.map((p) => ({ ...p, status: p.lag < 1000 ? 'ok' : 'lagging' })),
+          projections: status.map((p) => ({
+            ...p,
+            status: held && p.heldBack > 0 ? 'held back' : p.lag < 1000 ? 'ok' : 'lagging',
+          })),
+          heldBack: {
+            status: held ? 'held back' : 'ok',
+            ...heldBack,
+            seconds: Math.round(heldBack.seconds * 10) / 10,
+            ...(held ? { message: describeHeldBack(heldBack) } : {}),
+          },
           commandApi: { status: 'ok' },
           queryApi: { status: 'ok' },
           realtime: { status: 'ok', onlineUsers: presence.count },

@@ -1,0 +1,291 @@
+import type { Knex } from 'knex';
+import type pg from 'pg';
+import type { RecordedEvent } from '../event-store/event-store';
+import type { Projection } from './projection';
+
+/**
+ * Shadow copies of a projection's tables, for a blue/green rebuild (ARCHITECTURE §9).
+ *
+ * The copies are TEMPORARY tables of the same names, created `LIKE` the live ones on one dedicated connection.
+ * PostgreSQL resolves an unqualified name to the session's temporary table first, so the projection's own
+ * `apply` (which names its tables unqualified) writes the shadow copies on that connection, unchanged, while every
+ * other connection (readers, the live projector) still sees only the live tables. Nothing outlives the session:
+ * a crashed rebuild leaves nothing behind, and no CREATE privilege on the database is needed.
+ *
+ * `mergeIntoLive` then makes the live tables equal to the shadow copies inside the caller's transaction, touching
+ * only the rows that differ: readers keep reading the old rows until that transaction commits (no table lock
+ * beyond ROW EXCLUSIVE, which blocks no reader), then see the new ones all at once.
+ */
+export class ShadowTables {
+  private constructor(
+    private readonly knex: Knex,
+    private readonly projection: Projection,
+    /** The dedicated connection: the shadow copies exist only here. */
+    readonly connection: pg.Client,
+    private readonly tables: readonly LiveTable[],
+  ) {
+    this.handled = new Set(projection.handles);
+  }
+
+  private readonly handled: ReadonlySet<string>;
+
+  static async create(knex: Knex, projection: Projection): Promise<ShadowTables> {
+    const connection = (await knex.client.acquireRawConnection()) as pg.Client;
+    try {
+      // Temporary tables live in local buffers; the default 8 MB spills to disk early. Only settable before the
+      // session first touches a temporary table, which this fresh connection has not.
+      await connection.query(`SET temp_buffers = '64MB'`);
+      const tables = await resolveLiveTables(connection, projection);
+      for (const t of tables) {
+        await connection.query(`CREATE TEMPORARY TABLE ${ident(t.name)} (LIKE ${t.qualified} INCLUDING ALL)`);
+      }
+      // The whole design rests on this: the projection's unqualified names now mean the shadow copies here.
+      const { rows } = await connection.query<{ name: string; temporary: boolean }>(
+        `SELECT t.name, coalesce(c.relpersistence = 't', false) AS temporary
+         FROM unnest($1::text[]) AS t(name) LEFT JOIN pg_class c ON c.oid = to_regclass(quote_ident(t.name))`,
+        [tables.map((t) => t.name)],
+      );
+      const missed = rows.filter((r) => !r.temporary).map((r) => r.name);
+      if (missed.length > 0)
+        throw new Error(
+          `rebuild of ${projection.name}: ${missed.join(', ')} does not resolve to its shadow copy; ` +
+            `is pg_temp placed after other schemas in search_path?`,
+        );
+      return new ShadowTables(knex, projection, connection, tables);
+    } catch (error) {
+      await knex.client.destroyRawConnection(connection).catch(() => {});
+      throw error;
+    }
+  }
+
+  /** A transaction on the dedicated connection: unqualified table names resolve to the shadow copies. */
+  transaction<T>(fn: (tx: Knex.Transaction) => Promise<T>): Promise<T> {
+    return this.knex.transaction(fn, { connection: this.connection });
+  }
+
+  /** Applies one event to the shadow copies, inside a transaction on the dedicated connection. */
+  async apply(tx: Knex.Transaction, event: RecordedEvent): Promise<void> {
+    if (this.handled.has(event.type)) await this.projection.apply(tx, event);
+  }
+
+  /**
+   * Before a shadow transaction commits: the projection wrote nothing but shadow copies. A table named with its
+   * schema, or one it does not declare, would otherwise be changed twice (by the live projector and the replay).
+   */
+  async assertOnlyShadowsWritten(tx: Knex.Transaction): Promise<void> {
+    const { rows } = await tx.raw<{ rows: { name: string }[] }>(
+      `SELECT format('%I.%I', n.nspname, c.relname) AS name
+       FROM pg_stat_xact_user_tables s
+       JOIN pg_class c ON c.oid = s.relid
+       JOIN pg_namespace n ON n.oid = c.relnamespace
+       WHERE c.relpersistence <> 't' AND s.n_tup_ins + s.n_tup_upd + s.n_tup_del > 0`,
+    );
+    if (rows.length > 0)
+      throw new Error(
+        `rebuild of ${this.projection.name}: apply wrote ${rows.map((r) => r.name).join(', ')}, ` +
+          `which is not a shadow copy; a projection names only its own tables, unqualified`,
+      );
+  }
+
+  /** Fresh planner statistics for the merge (autovacuum never sees temporary tables). */
+  async analyze(): Promise<void> {
+    for (const t of this.tables) await this.connection.query(`ANALYZE pg_temp.${ident(t.name)}`);
+  }
+
+  /**
+   * Inside `tx` (on the dedicated connection, holding the projection's checkpoint row): makes every live table
+   * equal to its shadow copy, changing only rows that differ. Answers how many rows were written.
+   */
+  async mergeIntoLive(tx: Knex.Transaction): Promise<number> {
+    let changed = 0;
+    const run = async (sql: string) => {
+      const r = await tx.raw<{ rowCount: number | null }>(sql);
+      changed += r.rowCount ?? 0;
+    };
+    const plans: { table: LiveTable; plan: MergePlan }[] = [];
+    for (const table of this.tables) {
+      // Blocks no reader; keeps a migration from changing the table between the shape check and the merge.
+      await tx.raw(`LOCK TABLE ${table.qualified} IN ROW EXCLUSIVE MODE`);
+      const live = await shapeOf(tx, table.qualified);
+      const shadow = await shapeOf(tx, `pg_temp.${ident(table.name)}`);
+      if (JSON.stringify(live) !== JSON.stringify(shadow))
+        throw new Error(
+          `rebuild of ${this.projection.name}: ${table.qualified} changed shape during the rebuild; run it again`,
+        );
+      const { rows } = await tx.raw<{ rows: { other: boolean }[] }>(
+        `SELECT EXISTS (SELECT 1 FROM pg_index WHERE indrelid = ?::regclass AND indisunique AND NOT indisprimary)
+             OR EXISTS (SELECT 1 FROM pg_constraint WHERE conrelid = ?::regclass AND contype = 'x') AS other`,
+        [table.qualified, table.qualified],
+      );
+      const otherUnique = rows[0]?.other === true;
+      plans.push({
+        table,
+        plan: mergePlan(table.qualified, `pg_temp.${ident(table.name)}`, live, otherUnique),
+      });
+    }
+    const order = await parentsFirst(tx, this.tables);
+    // Children before parents when removing, parents before children when adding: foreign keys between the
+    // projection's own tables hold after every statement.
+    for (const i of [...order].reverse()) {
+      const { plan } = plans[i]!;
+      if (plan.kind === 'replace') {
+        const differs = await tx.raw<{ rows: { differs: boolean }[] }>(plan.differs);
+        plan.needed = differs.rows[0]?.differs === true;
+      }
+      if (plan.kind === 'keyed' || plan.needed) await run(plan.remove);
+    }
+    for (const i of order) {
+      const { table, plan } = plans[i]!;
+      if (plan.kind === 'keyed' && plan.update) await run(plan.update);
+      if (plan.kind === 'keyed' || plan.needed) await run(plan.insert);
+      await syncSequences(tx, table.qualified);
+    }
+    return changed;
+  }
+
+  /** Ends the dedicated session, and with it the shadow copies. */
+  async close(): Promise<void> {
+    await this.knex.client.destroyRawConnection(this.connection).catch(() => {});
+  }
+}
+
+type LiveTable = { name: string; oid: string; qualified: string };
+
+type Column = { name: string; type: string; identity: string; generated: string; key: boolean };
+
+type MergePlan =
+  | { kind: 'keyed'; remove: string; update?: string; insert: string }
+  | { kind: 'replace'; differs: string; remove: string; insert: string; needed?: boolean };
+
+const ident = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+async function resolveLiveTables(connection: pg.Client, projection: Projection): Promise<LiveTable[]> {
+  const { rows } = await connection.query<{ name: string; oid: string | null; qualified: string | null }>(
+    `SELECT t.name, c.oid::text AS oid, format('%I.%I', n.nspname, c.relname) AS qualified
+     FROM unnest($1::text[]) WITH ORDINALITY AS t(name, ord)
+     LEFT JOIN pg_class c ON c.oid = to_regclass(quote_ident(t.name)) AND c.relkind IN ('r', 'p')
+     LEFT JOIN pg_namespace n ON n.oid = c.relnamespace
+     ORDER BY t.ord`,
+    [[...new Set(projection.tables)]],
+  );
+  return rows.map((r) => {
+    if (!r.oid || !r.qualified)
+      throw new Error(`rebuild of ${projection.name}: table ${r.name} does not exist`);
+    return { name: r.name, oid: r.oid, qualified: r.qualified };
+  });
+}
+
+async function shapeOf(tx: Knex.Transaction, relation: string): Promise<Column[]> {
+  const { rows } = await tx.raw<{ rows: Column[] }>(
+    `SELECT a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type,
+            a.attidentity::text AS identity, a.attgenerated::text AS generated,
+            coalesce(a.attnum = ANY (i.indkey::int2[]), false) AS key
+     FROM pg_attribute a
+     LEFT JOIN pg_index i ON i.indrelid = a.attrelid AND i.indisprimary
+     WHERE a.attrelid = ?::regclass AND a.attnum > 0 AND NOT a.attisdropped
+     ORDER BY a.attnum`,
+    [relation],
+  );
+  return rows;
+}
+
+/**
+ * The statements that turn `live` into a copy of `shadow`. Rows are compared by their text form, which every
+ * type has (json has no equality operator) and which tells apart values an equality would call equal (1.0, 1.00).
+ *
+ * - With a primary key: delete keys the shadow lacks, update rows whose other columns differ, insert missing keys.
+ *   An update in place could trip another unique constraint halfway (PostgreSQL checks them row by row), and a
+ *   GENERATED ALWAYS identity outside the key cannot be updated at all: such tables delete every differing row
+ *   and insert the shadow's instead, so each step holds a subset of the final rows.
+ * - Without one (duplicates possible): if the two differ as multisets, replace the whole contents.
+ *
+ * Generated columns are never written; they follow from the others.
+ */
+function mergePlan(live: string, shadow: string, columns: Column[], otherUnique: boolean): MergePlan {
+  const written = columns.filter((c) => c.generated === '');
+  const list = (alias: string, cs: Column[]) => cs.map((c) => `${alias}.${ident(c.name)}`).join(', ');
+  const text = (alias: string, cs: Column[]) => `ROW(${list(alias, cs)})::text`;
+  const names = written.map((c) => ident(c.name)).join(', ');
+  const overriding = written.some((c) => c.identity === 'a') ? ' OVERRIDING SYSTEM VALUE' : '';
+  const keys = written.filter((c) => c.key);
+  if (keys.length === 0)
+    return {
+      kind: 'replace',
+      differs: `SELECT EXISTS (
+          (SELECT ${text('l', written)} FROM ${live} AS l EXCEPT ALL SELECT ${text('s', written)} FROM ${shadow} AS s)
+          UNION ALL
+          (SELECT ${text('s', written)} FROM ${shadow} AS s EXCEPT ALL SELECT ${text('l', written)} FROM ${live} AS l)
+        ) AS differs`,
+      remove: `DELETE FROM ${live}`,
+      insert: `INSERT INTO ${live} (${names})${overriding} SELECT ${list('s', written)} FROM ${shadow} AS s`,
+    };
+  const sameKey = keys.map((c) => `s.${ident(c.name)} = l.${ident(c.name)}`).join(' AND ');
+  const others = written.filter((c) => !c.key);
+  const sameRow = others.length > 0 ? ` AND ${text('s', others)} = ${text('l', others)}` : '';
+  const insert = `INSERT INTO ${live} (${names})${overriding}
+     SELECT ${list('s', written)} FROM ${shadow} AS s
+     WHERE NOT EXISTS (SELECT 1 FROM ${live} AS l WHERE ${sameKey})`;
+  if (otherUnique || others.some((c) => c.identity === 'a'))
+    return {
+      kind: 'keyed',
+      remove: `DELETE FROM ${live} AS l WHERE NOT EXISTS (SELECT 1 FROM ${shadow} AS s WHERE ${sameKey}${sameRow})`,
+      insert,
+    };
+  return {
+    kind: 'keyed',
+    remove: `DELETE FROM ${live} AS l WHERE NOT EXISTS (SELECT 1 FROM ${shadow} AS s WHERE ${sameKey})`,
+    update:
+      others.length > 0
+        ? `UPDATE ${live} AS l SET ${others.map((c) => `${ident(c.name)} = s.${ident(c.name)}`).join(', ')}
+           FROM ${shadow} AS s WHERE ${sameKey} AND ${text('s', others)} <> ${text('l', others)}`
+        : undefined,
+    insert,
+  };
+}
+
+/** Indexes into `tables`, parents before the tables whose foreign keys point at them (cycles keep their order). */
+async function parentsFirst(tx: Knex.Transaction, tables: readonly LiveTable[]): Promise<number[]> {
+  const oids = tables.map((t) => t.oid);
+  const { rows } = await tx.raw<{ rows: { child: string; parent: string }[] }>(
+    `SELECT conrelid::text AS child, confrelid::text AS parent FROM pg_constraint
+     WHERE contype = 'f' AND conrelid = ANY (?::oid[]) AND confrelid = ANY (?::oid[]) AND conrelid <> confrelid`,
+    [oids, oids],
+  );
+  const order: number[] = [];
+  const placed = new Set<number>();
+  const visiting = new Set<number>();
+  const visit = (i: number) => {
+    if (placed.has(i) || visiting.has(i)) return;
+    visiting.add(i);
+    for (const r of rows) if (r.child === oids[i]) visit(oids.indexOf(r.parent));
+    visiting.delete(i);
+    placed.add(i);
+    order.push(i);
+  };
+  tables.forEach((_, i) => visit(i));
+  return order;
+}
+
+/**
+ * Rows copied from the shadow carry values of the shadow's own identity/serial sequences: move the live sequence
+ * past them, never back, so the live projector's next insert cannot collide.
+ */
+async function syncSequences(tx: Knex.Transaction, live: string): Promise<void> {
+  const { rows } = await tx.raw<{ rows: { column: string; sequence: string }[] }>(
+    `SELECT a.attname AS column, pg_get_serial_sequence(?, a.attname) AS sequence
+     FROM pg_attribute a
+     WHERE a.attrelid = ?::regclass AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = ''
+       AND pg_get_serial_sequence(?, a.attname) IS NOT NULL`,
+    [live, live, live],
+  );
+  for (const r of rows) {
+    await tx.raw(
+      `SELECT setval(q.seq, m.value)
+       FROM (SELECT ?::regclass AS seq) AS q
+       JOIN pg_sequence p ON p.seqrelid = q.seq
+       CROSS JOIN (SELECT max(${ident(r.column)})::bigint AS value FROM ${live}) AS m
+       WHERE p.seqincrement > 0 AND m.value >= coalesce(pg_sequence_last_value(q.seq) + 1, p.seqstart)`,
+      [r.sequence],
+    );
+  }
+}
