@@ -185,7 +185,6 @@ describe('a log restored into another server (simulated by shifting the stored t
     );
 
     await simulateRestore(h.db);
-    const next = await serverNext(h.db);
     const logged: string[] = [];
     const started = performance.now();
     const report = await ensureLogOrder(h.db.knex, [A, B], {
@@ -193,7 +192,8 @@ describe('a log restored into another server (simulated by shifting the stored t
     });
     const repairMs = performance.now() - started;
     expect(report).toMatchObject({ status: 'repaired', renumbered: 10, reset: [] });
-    expect(BigInt(report.renumberedTo!)).toBeLessThan(next);
+    // Below the counter as it stands after the repair (other databases of the server move it meanwhile).
+    expect(BigInt(report.renumberedTo!)).toBeLessThan(await serverNext(h.db));
     expect(report.fromPosition).toBe(positions[0]!.position.toString());
     const t = report.renumberedTo!;
     expect(report.moved).toEqual(

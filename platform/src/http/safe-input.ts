@@ -49,12 +49,13 @@ function checkPath(req: Request): void {
 export const rejectUnsafeInput: RequestHandler = (req, _res, next) => {
   try {
     checkPath(req);
+    // The parsed query names the field; the raw one catches escapes the parser hides (they become U+FFFD).
+    assertSafeInput(req.query, 'query');
     const query = req.originalUrl.includes('?')
       ? req.originalUrl.slice(req.originalUrl.indexOf('?') + 1)
       : '';
     if (query) {
       try {
-        // The parsed query hides some bad escapes (they become U+FFFD); look at the raw one too.
         if (isUnsafeText(decodeURIComponent(query.replace(/\+/g, ' '))))
           throw badRequest(unsafeTextMessage('query'));
       } catch (e) {
@@ -62,7 +63,6 @@ export const rejectUnsafeInput: RequestHandler = (req, _res, next) => {
         throw badRequest('The query string contains a malformed %-escape');
       }
     }
-    assertSafeInput(req.query, 'query');
     assertSafeInput(req.body, '');
     assertSafeInput((req as Request & { cookies?: unknown }).cookies, 'cookie');
     next();
