@@ -50,7 +50,29 @@ async function benchApp(ctx: BenchContext) {
     allProjections.map((p) => p.name),
   );
   await waiter.start();
-  const tokenFor = (userId: string) => tokens.sign({ userId, sessionId: randomUUID(), isAdmin: false });
+  /** A signed-in bench user: a real open session in the user's stream (tokens of unknown sessions are refused). */
+  const tokenFor = async (userId: string) => {
+    const sessionId = randomUUID();
+    const now = new Date();
+    await store.append(
+      `user-${userId}`,
+      [
+        {
+          type: 'SessionStarted',
+          data: {
+            sessionId,
+            secretHash: 'bench',
+            rememberMe: false,
+            startedAt: now.toISOString(),
+            expiresAt: new Date(now.getTime() + 3600_000).toISOString(),
+          },
+          metadata: { actorId: userId },
+        },
+      ],
+      'any',
+    );
+    return tokens.sign({ userId, sessionId, isAdmin: false });
+  };
   const publish = async (count: number, ownerId: string, concurrency = 8) => {
     const ids: string[] = [];
     let last = 0n;
