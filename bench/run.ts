@@ -12,8 +12,15 @@ import { renderTable } from './lib/table';
 import type { BenchContext, BenchRow, BenchSection } from './lib/types';
 import { adoptionListingThroughput, adoptionRequestLatency } from './sections/adoption';
 import { appendThroughput } from './sections/append-throughput';
+import { communityFeedThroughput, communityLikeLatency } from './sections/community';
 
-const sections: BenchSection[] = [appendThroughput, adoptionRequestLatency, adoptionListingThroughput];
+const sections: BenchSection[] = [
+  appendThroughput,
+  adoptionRequestLatency,
+  adoptionListingThroughput,
+  communityLikeLatency,
+  communityFeedThroughput,
+];
 
 const CELL_MS = Number(process.env.BENCH_CELL_MS ?? 3000);
 const MAX_OPS_PER_CELL = Number(process.env.BENCH_MAX_OPS ?? 500_000);

@@ -80,3 +80,54 @@ export async function measureConcurrent(opts: {
   });
   return m!;
 }
+
+/**
+ * Command → visible latency at a steady rate (open loop: a slow answer never delays the next send). `send(i)`
+ * posts the i-th command and answers its position, or null when it failed; each sample is then measured until
+ * `waitFor(position)` says every read model has it. Answers the two rows every latency bench prints.
+ */
+export async function commandToVisible(opts: {
+  rate: number;
+  total: number;
+  send: (i: number) => Promise<bigint | null>;
+  waitFor: (position: bigint) => Promise<unknown>;
+  labels: { command: string; visible: string };
+}) {
+  const commandMs: number[] = [];
+  const visibleMs: number[] = [];
+  let failed = 0;
+  const one = async (i: number) => {
+    const t0 = performance.now();
+    const position = await opts.send(i);
+    const t1 = performance.now();
+    if (position === null) {
+      failed++;
+      return;
+    }
+    await opts.waitFor(position);
+    commandMs.push(t1 - t0);
+    visibleMs.push(performance.now() - t0);
+  };
+  const started = performance.now();
+  const inFlight: Promise<void>[] = [];
+  for (let i = 0; i < opts.total; i++) {
+    const wait = started + (i * 1000) / opts.rate - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    inFlight.push(one(i));
+  }
+  await Promise.all(inFlight);
+  const row = (measure: string, samples: number[]) => {
+    samples.sort((a, b) => a - b);
+    const at = (q: number) =>
+      Math.round((samples[Math.min(samples.length - 1, Math.floor(q * samples.length))] ?? 0) * 100) / 100;
+    return {
+      measure,
+      ratePerSecond: opts.rate,
+      samples: samples.length,
+      p50Ms: at(0.5),
+      p99Ms: at(0.99),
+      failed,
+    };
+  };
+  return [row(opts.labels.command, commandMs), row(opts.labels.visible, visibleMs)];
+}

@@ -10,7 +10,7 @@ import {
 } from '@pawhaven/platform';
 import { allProjections } from '@pawhaven/projections';
 import { listAdoptionAds } from '@pawhaven/query-api';
-import { measureConcurrent, round } from '../lib/measure';
+import { commandToVisible, measureConcurrent, round } from '../lib/measure';
 import type { BenchContext, BenchRow, BenchSection } from '../lib/types';
 
 const PET_TYPES = ['Dog', 'Cat', 'Bird', 'Rabbit', 'Hamster', 'Other'] as const;
@@ -35,7 +35,7 @@ const details = (i: number): PetDetails => ({
 });
 
 /** The whole app on the bench database, plus what a bench needs to act as many signed-in users. */
-async function benchApp(ctx: BenchContext) {
+export async function benchApp(ctx: BenchContext) {
   const app: RunningApp = await startApp({
     databaseUrl: ctx.connectionString,
     port: 0,
@@ -119,9 +119,6 @@ async function benchApp(ctx: BenchContext) {
   };
 }
 
-const percentile = (sorted: number[], q: number) =>
-  round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0, 2);
-
 /** Requests sent at a steady rate (open loop); each measured until its effect is visible in the read models. */
 export const adoptionRequestLatency: BenchSection = {
   name: 'adoption-latency',
@@ -141,66 +138,34 @@ export const adoptionRequestLatency: BenchSection = {
       const ads = await bench.publish(400, 'bench-owner');
       const durationMs = Math.max(ctx.cellMs * 2, 2000);
       const total = Math.floor((rate * durationMs) / 1000);
-      const commandMs: number[] = [];
-      const visibleMs: number[] = [];
-      let failed = 0;
       const body = JSON.stringify({
         name: 'Bench User',
         email: 'bench@gmail.com',
         phone: '+92 300 1234567',
         message: 'I would love to adopt.',
       });
-      const one = async (i: number) => {
-        const token = await bench.tokenFor(`bench-user-${i}`);
-        const t0 = performance.now();
-        const res = await fetch(
-          `http://127.0.0.1:${bench.app.port}/api/adoptions/${ads[i % ads.length]}/request`,
-          {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-            body,
-          },
-        );
-        const t1 = performance.now();
-        if (res.status !== 201) {
-          failed++;
-          return;
-        }
-        const { position } = (await res.json()) as { position: string };
-        await bench.waiter.waitFor(BigInt(position), 10_000);
-        const t2 = performance.now();
-        commandMs.push(t1 - t0);
-        visibleMs.push(t2 - t0);
-      };
-      const started = performance.now();
-      const inFlight: Promise<void>[] = [];
-      for (let i = 0; i < total; i++) {
-        const due = started + (i * 1000) / rate;
-        const wait = due - performance.now();
-        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-        inFlight.push(one(i));
-      }
-      await Promise.all(inFlight);
-      commandMs.sort((a, b) => a - b);
-      visibleMs.sort((a, b) => a - b);
-      return [
-        {
-          measure: 'baseline: POST request (command round trip)',
-          ratePerSecond: rate,
-          samples: commandMs.length,
-          p50Ms: percentile(commandMs, 0.5),
-          p99Ms: percentile(commandMs, 0.99),
-          failed,
+      return await commandToVisible({
+        rate,
+        total,
+        send: async (i) => {
+          const token = await bench.tokenFor(`bench-user-${i}`);
+          const res = await fetch(
+            `http://127.0.0.1:${bench.app.port}/api/adoptions/${ads[i % ads.length]}/request`,
+            {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+              body,
+            },
+          );
+          if (res.status !== 201) return null;
+          return BigInt(((await res.json()) as { position: string }).position);
         },
-        {
-          measure: 'POST → visible in every read model',
-          ratePerSecond: rate,
-          samples: visibleMs.length,
-          p50Ms: percentile(visibleMs, 0.5),
-          p99Ms: percentile(visibleMs, 0.99),
-          failed,
+        waitFor: (position) => bench.waiter.waitFor(position, 10_000),
+        labels: {
+          command: 'baseline: POST request (command round trip)',
+          visible: 'POST → visible in every read model',
         },
-      ] satisfies BenchRow[];
+      });
     } finally {
       await bench.stop();
     }

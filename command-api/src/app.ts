@@ -9,6 +9,7 @@ import {
 } from '@pawhaven/platform';
 import { accountRoutes } from './accounts/routes';
 import { adoptionRoutes } from './adoption/routes';
+import { communityRoutes } from './community/routes';
 import type { CommandDeps } from './deps';
 import { idempotentRequests } from './http/idempotency';
 import { rateLimiter } from './http/rate-limits';
@@ -29,6 +30,9 @@ export function createCommandApp(deps: CommandDeps, sessionIsOpen: SessionCheck)
   app.use(rateLimiter(deps, 'write'));
   app.use('/api/auth', accountRoutes(deps));
   app.use('/api/adoptions', adoptionRoutes(deps));
+  const community = communityRoutes(deps);
+  app.use('/api/posts', community.posts);
+  app.use('/api/comments', community.comments);
   app.use(notFoundHandler);
   app.use(errorHandler);
   return app;

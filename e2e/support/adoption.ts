@@ -26,7 +26,11 @@ async function postJson<T>(baseUrl: string, path: string, body: unknown, token?:
 }
 
 /** Registers a user through the API and verifies the mailed code (faster than the sign-up screens). */
-export async function createVerifiedUser(baseUrl: string, prefix: string): Promise<TestUser> {
+export async function createVerifiedUser(
+  baseUrl: string,
+  prefix: string,
+  opts: { isVeterinarian?: boolean } = {},
+): Promise<TestUser> {
   const username = uniqueName(prefix);
   const email = `${username}@gmail.com`;
   const since = new Date(Date.now() - 1000);
@@ -34,7 +38,7 @@ export async function createVerifiedUser(baseUrl: string, prefix: string): Promi
     username,
     email,
     password: PASSWORD,
-    isVeterinarian: false,
+    isVeterinarian: opts.isVeterinarian ?? false,
   });
   const otp = await readCode(baseUrl, email, { subject: /verification/i, since });
   const auth = await postJson<{ token: string; user: { id?: string; _id?: string } }>(

@@ -19,6 +19,10 @@ const AdoptionPage = lazy(() => import('./adoption/AdoptionPage'));
 const CreateAdoptionPage = lazy(() => import('./adoption/CreateAdoptionPage'));
 const MyAdoptionsPage = lazy(() => import('./adoption/MyAdoptionsPage'));
 const AdoptionHistoryPage = lazy(() => import('./adoption/AdoptionHistoryPage'));
+const PostsPage = lazy(() => import('./community/PostsPage'));
+const PostPage = lazy(() => import('./community/PostPage'));
+const CreatePostPage = lazy(() => import('./community/CreatePostPage'));
+const MyPostsPage = lazy(() => import('./community/MyPostsPage'));
 
 const soon = (section: string) => <ComingSoonPage section={section} />;
 
@@ -41,10 +45,10 @@ export function App() {
           <Route path="team" element={soon('Our Team')} />
 
           {/* Community posts */}
-          <Route path="posts" element={soon('Posts')} />
-          <Route path="posts/:id" element={soon('Post')} />
-          <Route path="createpost" element={soon('Create Post')} />
-          <Route path="my-posts" element={soon('My Posts')} />
+          <Route path="posts" element={<PostsPage />} />
+          <Route path="posts/:id" element={<PostPage />} />
+          <Route path="createpost" element={<CreatePostPage />} />
+          <Route path="my-posts" element={<MyPostsPage />} />
 
           {/* Adoption */}
           <Route path="adoption" element={<AdoptionPage />} />

@@ -4,6 +4,8 @@ import { usersProjection } from './accounts/users.projection';
 import { adoptionAdsProjection } from './adoption/adoption-ads.projection';
 import { adoptionAuditProjection } from './adoption/adoption-audit.projection';
 import { userAdoptionStatsProjection } from './adoption/user-adoption-stats.projection';
+import { communityPostsProjection } from './community/community-posts.projection';
+import { userActivityProjection } from './community/user-activity.projection';
 
 export { allMigrations, readModelMigrations } from './migrations';
 
@@ -14,4 +16,6 @@ export const allProjections: readonly Projection[] = [
   adoptionAdsProjection,
   adoptionAuditProjection,
   userAdoptionStatsProjection,
+  communityPostsProjection,
+  userActivityProjection,
 ];

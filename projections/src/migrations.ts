@@ -113,6 +113,70 @@ export const readModelMigrations: Migration[] = [
       `);
     },
   },
+  {
+    name: '0120_read_models_community',
+    async up(knex) {
+      await knex.raw(`
+        CREATE TABLE posts (
+          id                     uuid PRIMARY KEY,
+          author_id              text NOT NULL,
+          caption                text NOT NULL,
+          image_url              text NOT NULL,
+          author_is_veterinarian boolean NOT NULL,
+          like_count             int NOT NULL DEFAULT 0,
+          comment_count          int NOT NULL DEFAULT 0,
+          created_at             timestamptz NOT NULL,
+          updated_at             timestamptz NOT NULL
+        );
+        CREATE INDEX posts_feed ON posts (created_at DESC, id DESC);
+        CREATE INDEX posts_author ON posts (author_id, created_at DESC, id DESC);
+        -- The feed's X-Total-Count, kept rather than counted on every page.
+        CREATE TABLE community_totals (
+          id    boolean PRIMARY KEY DEFAULT true CHECK (id),
+          posts int NOT NULL DEFAULT 0
+        );
+
+        CREATE TABLE post_likes (
+          post_id  uuid NOT NULL,
+          user_id  text NOT NULL,
+          liked_at timestamptz NOT NULL,
+          PRIMARY KEY (post_id, user_id)
+        );
+
+        -- thread_id / thread_created_at: the top-level comment a comment belongs to (itself at top level), so the
+        -- feed can take the newest threads whole. live_replies: live comments below it, at any depth; a deleted
+        -- comment is shown (content '') while it has any, so its thread keeps its shape.
+        CREATE TABLE post_comments (
+          id                uuid PRIMARY KEY,
+          post_id           uuid NOT NULL,
+          author_id         text NOT NULL,
+          content           text NOT NULL,
+          parent_comment_id uuid,
+          deleted           boolean NOT NULL DEFAULT false,
+          created_at        timestamptz NOT NULL,
+          deleted_at        timestamptz,
+          thread_id         uuid NOT NULL,
+          thread_created_at timestamptz NOT NULL,
+          live_replies      int NOT NULL DEFAULT 0
+        );
+        CREATE INDEX post_comments_threads
+          ON post_comments (post_id, thread_created_at DESC, thread_id DESC, created_at, id);
+
+        CREATE TABLE user_community_stats (
+          user_id        text PRIMARY KEY,
+          posts          int NOT NULL DEFAULT 0,
+          comments       int NOT NULL DEFAULT 0,
+          likes_given    int NOT NULL DEFAULT 0,
+          likes_received int NOT NULL DEFAULT 0
+        );
+
+        CREATE TABLE user_activity (
+          user_id     text PRIMARY KEY,
+          last_active timestamptz NOT NULL
+        );
+      `);
+    },
+  },
 ];
 
 /** Every schema change of the product: the platform's tables first, then the read models. */

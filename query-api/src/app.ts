@@ -10,6 +10,7 @@ import {
 import { accountQueries } from './accounts/routes';
 import { adminQueries } from './admin/routes';
 import { adoptionQueries } from './adoption/routes';
+import { communityQueries } from './community/routes';
 import type { QueryDeps } from './deps';
 import { consistentReads } from './http/consistency';
 import { systemQueries } from './system/routes';
@@ -29,6 +30,7 @@ export function createQueryApp(deps: QueryDeps, sessionIsOpen: SessionCheck): ex
   app.use(systemQueries(deps));
   app.use('/api/auth', accountQueries(deps));
   app.use('/api/adoptions', adoptionQueries(deps));
+  app.use('/api/posts', communityQueries(deps));
   app.use('/api/admin', adminQueries(deps));
   app.use(notFoundHandler);
   app.use(errorHandler);

@@ -12,6 +12,8 @@ export type ImageKind = {
   fit: 'cover' | 'inside';
   tooLarge: string;
   invalid: string;
+  /** The formats accepted, as sharp names them (checked by content); every format sharp reads well when absent. */
+  formats?: readonly string[];
 };
 
 /** An uploaded image on its way into a command: the raw bytes, how to treat them, and the stream they are for. */
@@ -39,7 +41,8 @@ async function processImage(bytes: Buffer, kind: ImageKind) {
   } catch {
     throw new HttpError(415, kind.invalid);
   }
-  if (!format || !ACCEPTED.has(format)) throw new HttpError(415, kind.invalid);
+  if (!format || !ACCEPTED.has(format) || (kind.formats && !kind.formats.includes(format)))
+    throw new HttpError(415, kind.invalid);
   return sharp(bytes, { limitInputPixels: 50_000_000 })
     .rotate()
     .resize({

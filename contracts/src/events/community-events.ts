@@ -73,6 +73,11 @@ export const COMMUNITY_EVENT_TYPES = [
   'PostUnliked',
 ] as const satisfies readonly CommunityEventType[];
 
+const LIKE_PREFIX = 'post-like-';
 export const postStream = (postId: string) => `post-${postId}`;
-export const postIdOfStream = (streamId: string) => streamId.slice('post-'.length);
-export const postLikeStream = (postId: string, userId: string) => `post-like-${postId}-${userId}`;
+/** The post of a `post-{postId}` stream, and of a `post-like-{postId}-{userId}` stream (post ids are UUIDs). */
+export const postIdOfStream = (streamId: string) =>
+  streamId.startsWith(LIKE_PREFIX)
+    ? streamId.slice(LIKE_PREFIX.length, LIKE_PREFIX.length + 36)
+    : streamId.slice('post-'.length);
+export const postLikeStream = (postId: string, userId: string) => `${LIKE_PREFIX}${postId}-${userId}`;

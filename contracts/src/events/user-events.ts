@@ -78,6 +78,28 @@ export type UserEvent =
 
 export type UserEventType = UserEvent['type'];
 
+/** Every user event type, for projections that follow all of them. */
+export const USER_EVENT_TYPES = [
+  'UserRegistered',
+  'RegistrationRenewed',
+  'RegistrationTokenIssued',
+  'RegistrationCodeIssued',
+  'RegistrationCodeRejected',
+  'EmailVerified',
+  'GoogleAccountLinked',
+  'UnverifiedPasswordDiscarded',
+  'SessionStarted',
+  'SessionRevoked',
+  'PasswordChanged',
+  'PasswordResetCodeIssued',
+  'PasswordResetCodeRejected',
+  'PasswordResetCodeVerified',
+  'PasswordReset',
+  'ProfileUpdated',
+  'ProfileImageChanged',
+  'ProfileImageRemoved',
+] as const satisfies readonly UserEventType[];
+
 export type EmailClaimEvent = { type: 'EmailClaimed'; data: { userId: string } };
 
 /**

@@ -1,11 +1,11 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
+import CardActionArea from '@mui/material/CardActionArea';
 import CardContent from '@mui/material/CardContent';
-import CardMedia from '@mui/material/CardMedia';
 import Chip from '@mui/material/Chip';
 import Container from '@mui/material/Container';
 import IconButton from '@mui/material/IconButton';
@@ -15,49 +15,58 @@ import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
-import ChatIcon from '@mui/icons-material/ChatBubbleOutline';
+import CalendarIcon from '@mui/icons-material/CalendarMonthOutlined';
+import ChatBubbleIcon from '@mui/icons-material/ChatBubbleOutline';
+import ChatIcon from '@mui/icons-material/ChatOutlined';
+import FavoriteIcon from '@mui/icons-material/FavoriteBorder';
 import LocationIcon from '@mui/icons-material/PlaceOutlined';
+import PhotoLibraryIcon from '@mui/icons-material/PhotoLibraryOutlined';
+import PetsIcon from '@mui/icons-material/Pets';
+import ScheduleIcon from '@mui/icons-material/Schedule';
+import type { AdoptionAdDto, PostDto, PublicUserDto } from '@pawhaven/contracts';
+import { ageText, breedText, locationText } from '../adoption/format';
+import { communityApi, communityKeys } from '../community/api';
+import { commentCountOf, likeCountOf, monthDay, postTitleAndText } from '../community/format';
 import { api } from '../shared/api';
 import { useCurrentUser } from '../shared/session';
 import { PageLoader } from '../shared/ui/PageLoader';
+import { PetImage } from '../shared/ui/PetImage';
 import { UserAvatar } from '../shared/ui/UserAvatar';
-import { accountsApi } from './api';
 import { UserNameHeading } from '../shared/ui/UserNameHeading';
+import { accountsApi } from './api';
 import { formatDate, relativeActive } from './profile/display';
 
-type ProfileAd = {
-  _id: string;
-  name?: string;
-  breed?: string;
-  location?: string;
-  age?: string | number;
-  ageUnit?: string;
-  imageUrl?: string;
+/** The public profile answer: the user's public fields with the join and last-active times and counts. */
+type ProfileData = PublicUserDto & { postCount?: number; adoptionAdCount?: number };
+
+/** An ad as a profile shows it (spec 001 §3): likes and comments are counted when the server sends them. */
+type ProfileAd = AdoptionAdDto & {
   likes?: unknown[];
   comments?: unknown[];
-};
-type ProfilePost = {
-  _id: string;
-  caption?: string;
-  text?: string;
-  imageUrl?: string;
-  createdAt?: string;
-  likes?: unknown[];
-  comments?: unknown[];
+  likeCount?: number;
+  commentCount?: number;
 };
 
 /** Lists that fail to load are shown as empty (spec 001 §4). */
-const listOrEmpty = async <T,>(path: string): Promise<T[]> => {
+async function listOrEmpty<T>(load: () => Promise<unknown>): Promise<T[]> {
   try {
-    const data = await api.get<unknown>(path, { timeoutMs: 10_000, auth: false });
+    const data = await load();
     if (Array.isArray(data)) return data as T[];
     const inner = (data as { data?: unknown })?.data;
     return Array.isArray(inner) ? (inner as T[]) : [];
   } catch {
     return [];
   }
-};
+}
 
+const count = (list: unknown[] | undefined, n: number | undefined) =>
+  typeof n === 'number' ? n : (list?.length ?? 0);
+
+/**
+ * The public profile (spec 001 §2/§4): back and 'Profile'; Message (another user's profile; visitors go to sign
+ * in); avatar, name with the vet badge, city, '{n} Adoption Ads', about, Joined and Active; the Adoption Ads and
+ * Posts tabs with their loading texts, empty states and cards; 'Profile Not Found' when it cannot be loaded.
+ */
 export default function PublicProfilePage() {
   const { userId = '' } = useParams();
   const navigate = useNavigate();
@@ -69,43 +78,64 @@ export default function PublicProfilePage() {
     queryFn: async () => {
       const res = await accountsApi.publicProfile(userId);
       if (!res?.success || !res.data) throw new Error(res?.message || 'Failed to load profile');
-      return res.data;
+      return res.data as ProfileData;
     },
     retry: false,
   });
   const ads = useQuery({
     queryKey: ['user-adoptions', userId],
-    queryFn: () => listOrEmpty<ProfileAd>(`/api/adoptions/user/${encodeURIComponent(userId)}`),
+    queryFn: () =>
+      listOrEmpty<ProfileAd>(() =>
+        api.get(`/api/adoptions/user/${encodeURIComponent(userId)}`, { timeoutMs: 10_000 }),
+      ),
   });
   const posts = useQuery({
-    queryKey: ['user-posts', userId],
-    queryFn: () => listOrEmpty<ProfilePost>(`/api/posts/user/${encodeURIComponent(userId)}`),
+    queryKey: communityKeys.ofUser(userId),
+    queryFn: ({ signal }) => listOrEmpty<PostDto>(() => communityApi.byUser(userId, signal)),
   });
+
+  const user = profile.data;
+  const profileId = user ? user.id || user._id : userId;
+  const myId = me ? me.id || me._id : null;
+  const showMessage = Boolean(user) && myId !== profileId;
 
   const header = (
     <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 2 }}>
       <IconButton aria-label="Go back" onClick={() => navigate(-1)}>
         <ArrowBackIcon />
       </IconButton>
-      <Typography variant="h5" component="h1">
+      <Typography variant="h5" component="h1" sx={{ flexGrow: 1 }}>
         Profile
       </Typography>
+      {showMessage && (
+        <Button
+          variant="contained"
+          startIcon={<ChatIcon />}
+          // The conversation itself is found or started on the chat page; visitors sign in first.
+          onClick={() => navigate(me ? `/chat/${profileId}` : '/signin')}
+        >
+          Message
+        </Button>
+      )}
     </Box>
   );
 
   if (profile.isPending) {
     return (
-      <Container maxWidth="md" sx={{ py: 3 }}>
+      <Container maxWidth="md" sx={{ py: 3, px: { xs: 1.5, sm: 3 } }}>
         {header}
         <PageLoader />
       </Container>
     );
   }
-  if (profile.isError || !profile.data) {
+  if (profile.isError || !user) {
     return (
-      <Container maxWidth="md" sx={{ py: 3 }}>
+      <Container maxWidth="md" sx={{ py: 3, px: { xs: 1.5, sm: 3 } }}>
         {header}
-        <Paper sx={{ p: 5, textAlign: 'center', border: 1, borderColor: 'divider' }} elevation={0}>
+        <Paper
+          sx={{ p: { xs: 3, sm: 5 }, textAlign: 'center', border: 1, borderColor: 'divider' }}
+          elevation={0}
+        >
           <Typography variant="h5" component="h2" gutterBottom>
             Profile Not Found
           </Typography>
@@ -120,11 +150,11 @@ export default function PublicProfilePage() {
     );
   }
 
-  const user = profile.data;
-  const adList = ads.data ?? [];
+  // The tab lists the ads one can still adopt; the count says how many (the server's count until they load).
+  const adList = (ads.data ?? []).filter((ad) => !ad.status || ad.status === 'available');
+  const adCount = ads.data ? adList.length : (user.adoptionAdCount ?? 0);
   const postList = posts.data ?? [];
   const joined = formatDate(user.joinedDate);
-  const isOther = Boolean(me) && (me?.id || me?._id) !== (user.id || user._id);
 
   return (
     <Container maxWidth="md" sx={{ py: 3, px: { xs: 1.5, sm: 3 } }}>
@@ -138,17 +168,37 @@ export default function PublicProfilePage() {
           <UserAvatar username={user.username} profileImage={user.profileImage} size={104} />
           <Box sx={{ flex: 1, minWidth: 0, textAlign: { xs: 'center', sm: 'left' } }}>
             <UserNameHeading username={user.username} isVeterinarian={user.isVeterinarian} />
-            {user.city && (
-              <Typography
-                color="text.secondary"
-                sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, mt: 0.5 }}
-              >
-                <LocationIcon fontSize="small" aria-hidden /> {user.city}
+            <Stack
+              direction="row"
+              spacing={2}
+              sx={{
+                mt: 0.5,
+                flexWrap: 'wrap',
+                rowGap: 0.5,
+                justifyContent: { xs: 'center', sm: 'flex-start' },
+                alignItems: 'center',
+              }}
+            >
+              {user.city && (
+                <Typography
+                  color="text.secondary"
+                  sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}
+                >
+                  <LocationIcon fontSize="small" aria-hidden /> {user.city}
+                </Typography>
+              )}
+              <Typography sx={{ fontWeight: 700 }} data-testid="ad-count">
+                {adCount} Adoption Ads
               </Typography>
-            )}
-            <Typography sx={{ mt: 0.5, fontWeight: 700 }}>{adList.length} Adoption Ads</Typography>
+            </Stack>
             <Typography
-              sx={{ mt: 2, whiteSpace: 'pre-line', color: user.about ? 'text.primary' : 'text.secondary' }}
+              sx={{
+                mt: 2,
+                whiteSpace: 'pre-line',
+                wordBreak: 'break-word',
+                color: user.about ? 'text.primary' : 'text.secondary',
+                fontStyle: user.about ? 'normal' : 'italic',
+              }}
             >
               {user.about || "This user hasn't written a bio yet."}
             </Typography>
@@ -159,25 +209,22 @@ export default function PublicProfilePage() {
                 mt: 1.5,
                 color: 'text.secondary',
                 flexWrap: 'wrap',
+                rowGap: 0.5,
                 justifyContent: { xs: 'center', sm: 'flex-start' },
               }}
             >
-              {joined && <Typography variant="body2">Joined {joined}</Typography>}
+              {joined && (
+                <Typography variant="body2" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}>
+                  <CalendarIcon fontSize="small" aria-hidden /> Joined {joined}
+                </Typography>
+              )}
               {user.lastActive && (
-                <Typography variant="body2">Active {relativeActive(user.lastActive)}</Typography>
+                <Typography variant="body2" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}>
+                  <ScheduleIcon fontSize="small" aria-hidden /> Active {relativeActive(user.lastActive)}
+                </Typography>
               )}
             </Stack>
           </Box>
-          {isOther && (
-            <Button
-              component={Link}
-              to={`/chat/${user.id || user._id}`}
-              variant="contained"
-              startIcon={<ChatIcon />}
-            >
-              Message
-            </Button>
-          )}
         </Stack>
       </Paper>
 
@@ -186,6 +233,7 @@ export default function PublicProfilePage() {
         onChange={(_, v: 'ads' | 'posts') => setTab(v)}
         sx={{ mt: 3, borderBottom: 1, borderColor: 'divider' }}
         variant="fullWidth"
+        aria-label="Profile content"
       >
         <Tab value="ads" label="Adoption Ads" id="tab-ads" aria-controls="panel-ads" />
         <Tab value="posts" label="Posts" id="tab-posts" aria-controls="panel-posts" />
@@ -194,69 +242,56 @@ export default function PublicProfilePage() {
       <Box role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} sx={{ py: 3 }}>
         {tab === 'ads' ? (
           ads.isPending ? (
-            <Typography color="text.secondary">Loading adoption ads...</Typography>
+            <Typography color="text.secondary" role="status">
+              Loading adoption ads...
+            </Typography>
           ) : adList.length === 0 ? (
             <Empty
+              icon={<PetsIcon />}
               title="No Adoption Ads"
               text={`${user.username} hasn't posted any pets for adoption yet`}
             />
           ) : (
             <Box
+              component="ul"
+              aria-label={`${user.username}'s adoption ads`}
               sx={{
                 display: 'grid',
                 gap: 2,
-                gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, 1fr)', md: 'repeat(3, 1fr)' },
+                p: 0,
+                m: 0,
+                listStyle: 'none',
+                gridTemplateColumns: {
+                  xs: 'minmax(0, 1fr)',
+                  sm: 'repeat(2, minmax(0, 1fr))',
+                  md: 'repeat(3, minmax(0, 1fr))',
+                },
               }}
             >
               {adList.map((ad) => (
-                <Card key={ad._id}>
-                  {ad.imageUrl && (
-                    <CardMedia component="img" height="160" image={ad.imageUrl} alt={ad.name ?? 'Pet'} />
-                  )}
-                  <CardContent>
-                    <Chip label="Adoptable" color="success" size="small" sx={{ mb: 1 }} />
-                    <Typography variant="h6" component="h3">
-                      {ad.name}
-                    </Typography>
-                    <Typography variant="body2" color="text.secondary">
-                      {ad.breed || 'Mixed'} · {ad.location || 'Location not specified'}
-                    </Typography>
-                    <Typography variant="body2" sx={{ mt: 1 }}>
-                      {ad.age ? `${ad.age} ${ad.ageUnit || 'yrs'}` : 'Age N/A'} · {ad.likes?.length ?? 0}{' '}
-                      likes · {ad.comments?.length ?? 0} comments
-                    </Typography>
-                  </CardContent>
-                </Card>
+                <AdCard key={ad._id} ad={ad} />
               ))}
             </Box>
           )
         ) : posts.isPending ? (
-          <Typography color="text.secondary">Loading posts...</Typography>
+          <Typography color="text.secondary" role="status">
+            Loading posts...
+          </Typography>
         ) : postList.length === 0 ? (
-          <Empty title="No Posts Yet" text={`${user.username} hasn't shared any posts yet`} />
+          <Empty
+            icon={<PhotoLibraryIcon />}
+            title="No Posts Yet"
+            text={`${user.username} hasn't shared any posts yet`}
+          />
         ) : (
-          <Stack spacing={2}>
+          <Stack
+            component="ul"
+            spacing={2}
+            sx={{ p: 0, m: 0, listStyle: 'none' }}
+            aria-label={`${user.username}'s posts`}
+          >
             {postList.map((post) => (
-              <Card key={post._id}>
-                {post.imageUrl && (
-                  <CardMedia
-                    component="img"
-                    height="220"
-                    image={post.imageUrl}
-                    alt={post.caption || 'Pet Story'}
-                  />
-                )}
-                <CardContent>
-                  <Typography variant="h6" component="h3">
-                    {post.caption || 'Pet Story'}
-                  </Typography>
-                  <Typography variant="body2" color="text.secondary">
-                    {formatDate(post.createdAt, { month: 'short', day: 'numeric' })} ·{' '}
-                    {post.likes?.length ?? 0} likes · {post.comments?.length ?? 0} comments
-                  </Typography>
-                  {post.text && <Typography sx={{ mt: 1 }}>{post.text}</Typography>}
-                </CardContent>
-              </Card>
+              <PostItem key={post._id} post={post} />
             ))}
           </Stack>
         )}
@@ -265,9 +300,111 @@ export default function PublicProfilePage() {
   );
 }
 
-function Empty({ title, text }: { title: string; text: string }) {
+function Counts({ likes, comments }: { likes: number; comments: number }) {
+  return (
+    <Stack direction="row" spacing={2} sx={{ color: 'text.secondary', alignItems: 'center' }}>
+      <Typography
+        variant="body2"
+        sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}
+        role="img"
+        aria-label={`${likes} ${likes === 1 ? 'like' : 'likes'}`}
+      >
+        <FavoriteIcon fontSize="small" aria-hidden /> {likes}
+      </Typography>
+      <Typography
+        variant="body2"
+        sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}
+        role="img"
+        aria-label={`${comments} ${comments === 1 ? 'comment' : 'comments'}`}
+      >
+        <ChatBubbleIcon fontSize="small" aria-hidden /> {comments}
+      </Typography>
+    </Stack>
+  );
+}
+
+function AdCard({ ad }: { ad: ProfileAd }) {
+  return (
+    <Card component="li" aria-label={ad.name} sx={{ minWidth: 0 }}>
+      <Box sx={{ position: 'relative' }}>
+        <PetImage src={ad.imageUrl} alt={`Photo of ${ad.name}`} height={170} />
+        <Chip
+          label="Adoptable"
+          color="success"
+          size="small"
+          sx={{ position: 'absolute', top: 10, left: 10, fontWeight: 700 }}
+        />
+      </Box>
+      <CardContent>
+        <Typography variant="h6" component="h3" sx={{ wordBreak: 'break-word', lineHeight: 1.3 }}>
+          {ad.name}
+        </Typography>
+        <Typography variant="body2" color="text.secondary">
+          {breedText(ad)}
+        </Typography>
+        <Typography
+          variant="body2"
+          color="text.secondary"
+          sx={{ display: 'flex', alignItems: 'center', gap: 0.5, wordBreak: 'break-word' }}
+        >
+          <LocationIcon fontSize="small" aria-hidden /> {locationText(ad)}
+        </Typography>
+        <Box sx={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', mt: 1.5, gap: 1 }}>
+          <Counts likes={count(ad.likes, ad.likeCount)} comments={count(ad.comments, ad.commentCount)} />
+          <Typography variant="body2" sx={{ fontWeight: 700 }}>
+            {ageText(ad)}
+          </Typography>
+        </Box>
+      </CardContent>
+    </Card>
+  );
+}
+
+function PostItem({ post }: { post: PostDto }) {
+  const { title, text } = postTitleAndText(post);
+  return (
+    <Card component="li" sx={{ minWidth: 0 }}>
+      <CardActionArea component={Link} to={`/posts/${post._id}`} aria-label={`${title}, open post`}>
+        {post.imageUrl && <PetImage src={post.imageUrl} alt={title} height={{ xs: 200, sm: 260 }} />}
+        <CardContent>
+          <Box sx={{ display: 'flex', justifyContent: 'space-between', alignItems: 'baseline', gap: 1 }}>
+            <Typography variant="h6" component="h3" sx={{ wordBreak: 'break-word', minWidth: 0 }}>
+              {title}
+            </Typography>
+            <Typography variant="body2" color="text.secondary" sx={{ flexShrink: 0 }}>
+              {monthDay(post.createdAt)}
+            </Typography>
+          </Box>
+          {text && (
+            <Typography
+              sx={{
+                mt: 0.5,
+                whiteSpace: 'pre-line',
+                wordBreak: 'break-word',
+                display: '-webkit-box',
+                WebkitLineClamp: 4,
+                WebkitBoxOrient: 'vertical',
+                overflow: 'hidden',
+              }}
+            >
+              {text}
+            </Typography>
+          )}
+          <Box sx={{ mt: 1.5 }}>
+            <Counts likes={likeCountOf(post)} comments={commentCountOf(post)} />
+          </Box>
+        </CardContent>
+      </CardActionArea>
+    </Card>
+  );
+}
+
+function Empty({ icon, title, text }: { icon: ReactNode; title: string; text: string }) {
   return (
     <Box sx={{ textAlign: 'center', py: 4 }}>
+      <Box aria-hidden sx={{ color: 'primary.light', '& svg': { fontSize: 44 } }}>
+        {icon}
+      </Box>
       <Typography variant="h6" component="h3">
         {title}
       </Typography>

@@ -14,8 +14,8 @@ import { ADOPTION_MESSAGES, type AdoptionHistoryEntryDto } from '@pawhaven/contr
 import { ApiError } from '../shared/api';
 import { useSession } from '../shared/session';
 import { adoptionApi, adoptionKeys } from './api';
-import { ConfirmDialog } from './components/ConfirmDialog';
-import { PetImage } from './components/PetImage';
+import { ConfirmDialog } from '../shared/ui/ConfirmDialog';
+import { PetImage } from '../shared/ui/PetImage';
 import { RequestStatusChip } from './components/StatusChip';
 import { shortDate, userIdOf } from './format';
 import { useWithdrawRequest } from './hooks';

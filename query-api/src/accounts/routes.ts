@@ -2,12 +2,25 @@ import { Router } from 'express';
 import { userIdBody } from '@pawhaven/contracts';
 import { currentUserId, notFound, requireUser } from '@pawhaven/platform';
 import type { QueryDeps } from '../deps';
-import { toPublicUserDto, toUserDto, type UserRow } from './users';
+import {
+  PROFILE_COUNT_COLUMNS,
+  toPublicUserDto,
+  toUserDto,
+  USER_COLUMNS,
+  withCounts,
+  type ProfileCounts,
+  type UserRow,
+} from './users';
 
 /** Reads of the auth root, served from the `users` read model. */
 export function accountQueries({ db, presence, tokens }: QueryDeps): Router {
   const router = Router();
-  const findUser = (id: string) => db.knex<UserRow>('users').where({ id }).first();
+  const users = () =>
+    db
+      .knex('users as u')
+      .leftJoin('user_activity as ua', 'ua.user_id', 'u.id')
+      .select(db.knex.raw(USER_COLUMNS));
+  const findUser = async (id: string) => (await users().where('u.id', id).first()) as UserRow | undefined;
 
   router.get('/profile', requireUser, async (req, res) => {
     const row = await findUser(currentUserId(req));
@@ -20,8 +33,12 @@ export function accountQueries({ db, presence, tokens }: QueryDeps): Router {
     });
   });
 
+  /** A profile page: the user, when they joined and were last active, and how many posts and available ads. */
   router.get('/profile/:userId', async (req, res) => {
-    const row = await findUser(req.params.userId);
+    const row = (await users()
+      .select(db.knex.raw(PROFILE_COUNT_COLUMNS))
+      .where('u.id', req.params.userId)
+      .first()) as (UserRow & ProfileCounts) | undefined;
     if (!row || !row.verified) {
       res.status(404).json({ success: false, message: 'Failed to load profile', error: 'User not found' });
       return;
@@ -31,7 +48,7 @@ export function accountQueries({ db, presence, tokens }: QueryDeps): Router {
     res.json({
       success: true,
       message: 'Profile loaded',
-      data: own ? toUserDto(row, presence) : toPublicUserDto(row, presence),
+      data: withCounts(own ? toUserDto(row, presence) : toPublicUserDto(row, presence), row),
     });
   });
 
@@ -43,11 +60,10 @@ export function accountQueries({ db, presence, tokens }: QueryDeps): Router {
   });
 
   router.post('/getAllUsers', requireUser, async (_req, res) => {
-    const rows = await db
-      .knex<UserRow>('users')
-      .where({ verified: true, is_admin: false })
-      .orderBy('username')
-      .limit(1000);
+    const rows = (await users()
+      .where({ 'u.verified': true, 'u.is_admin': false })
+      .orderBy('u.username')
+      .limit(1000)) as UserRow[];
     res.json({ success: true, data: rows.map((r) => toPublicUserDto(r, presence)) });
   });
 

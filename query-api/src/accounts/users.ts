@@ -16,6 +16,28 @@ export type UserRow = {
   last_active: Date | null;
 };
 
+/**
+ * The columns of a UserRow, from `users u`: `last_active` is the later of the last sign-in (users) and the last
+ * recorded activity (user_activity `ua`, which the caller joins on `ua.user_id = u.id`).
+ */
+export const USER_COLUMNS = `u.id, u.username, u.email, u.phone, u.city, u.about, u.profile_image,
+  u.is_veterinarian, u.is_admin, u.verified, u.joined_date,
+  GREATEST(u.last_active, ua.last_active) AS last_active`;
+
+/** What a profile page counts besides the user: posts, and adoption ads still available. */
+export type ProfileCounts = { post_count: number; adoption_ad_count: number };
+
+export const PROFILE_COUNT_COLUMNS = `
+  (SELECT count(*) FROM posts p WHERE p.author_id = u.id)::int AS post_count,
+  (SELECT count(*) FROM adoption_ads a
+   WHERE a.owner_id = u.id AND a.status = 'available' AND a.deleted_at IS NULL)::int AS adoption_ad_count`;
+
+export const withCounts = <T extends object>(dto: T, r: ProfileCounts) => ({
+  ...dto,
+  postCount: r.post_count,
+  adoptionAdCount: r.adoption_ad_count,
+});
+
 export const toUserDto = (r: UserRow, presence: Presence): UserDto => ({
   _id: r.id,
   id: r.id,

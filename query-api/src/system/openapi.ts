@@ -1,14 +1,19 @@
 import { z } from 'zod';
 import {
+  addCommentBody,
   adoptionAdBody,
   adoptionAdUpdateBody,
   adoptionListQuery,
   adoptionRequestBody,
   changePasswordBody,
   completeGoogleRegistrationBody,
+  createPostBody,
+  editPostBody,
   forgotPasswordBody,
   loginGoogleBody,
+  postListQuery,
   registerBody,
+  replyBody,
   requestDecisionBody,
   resendOtpBody,
   resetPasswordBody,
@@ -140,6 +145,45 @@ export const operations: Record<string, Operation> = {
     summary: "An ad's audit timeline: every event with its status change and actor",
     auth: 'admin',
   },
+
+  // ── Community (command side) ──
+  'POST /api/posts': {
+    summary: 'Share a post: caption and a PNG, JPEG or GIF image (< 10 MB)',
+    multipart: { fields: createPostBody, file: 'image', fileRequired: true },
+    auth: 'required',
+    creates: true,
+    responses: { 201: 'Published: the post, message and position' },
+  },
+  'PUT /api/posts/:id': { summary: "Edit one's post's caption", body: editPostBody, auth: 'required' },
+  'DELETE /api/posts/:id': { summary: 'Delete a post (author or admin)', auth: 'required' },
+  'POST /api/posts/:id/like': {
+    summary: 'Like or unlike (toggle); answers liked, the whole likes list, likeCount and position',
+    auth: 'required',
+  },
+  'POST /api/comments/:postId': {
+    summary: 'Comment on a post',
+    body: addCommentBody,
+    auth: 'required',
+    creates: true,
+    responses: { 201: 'The new comment' },
+  },
+  'POST /api/comments/:postId/comments': {
+    summary: 'Reply to a comment of the same post (replies nest)',
+    body: replyBody,
+    auth: 'required',
+    creates: true,
+    responses: { 201: 'The new reply' },
+  },
+  'DELETE /api/comments/:commentId': { summary: 'Delete a comment (its author or admin)', auth: 'required' },
+
+  // ── Community (query side) ──
+  'GET /api/posts': {
+    summary:
+      'The feed: newest first, X-Total-Count; each post with author, likes, counts and its newest comment threads',
+    query: postListQuery,
+  },
+  'GET /api/posts/user/:userId': { summary: "A user's posts, newest first" },
+  'GET /api/posts/:id': { summary: 'One post with all its comments' },
 
   // ── System ──
   'GET /api/health': { summary: 'Health of each part' },

@@ -28,7 +28,6 @@ import { PageLoader } from '../../shared/ui/PageLoader';
 import { accountsApi } from '../api';
 import { useSignOut } from '../useSignOut';
 import { EditProfileForm } from './EditProfileForm';
-import { ProfileEmptyState } from './ProfileEmptyState';
 
 // The adoption views load with their own chunk, only when opened.
 const MyAdoptionsPanel = lazy(() =>
@@ -36,6 +35,9 @@ const MyAdoptionsPanel = lazy(() =>
 );
 const AdoptionHistoryPanel = lazy(() =>
   import('../../adoption/AdoptionHistoryPanel').then((m) => ({ default: m.AdoptionHistoryPanel })),
+);
+const MyPostsPanel = lazy(() =>
+  import('../../community/MyPostsPanel').then((m) => ({ default: m.MyPostsPanel })),
 );
 import { ProfileOverview } from './ProfileOverview';
 import { SecurityForm } from './SecurityForm';
@@ -103,11 +105,9 @@ export default function ProfilePage() {
       break;
     case 'myposts':
       content = (
-        <ProfileEmptyState
-          icon={<PhotoLibraryIcon />}
-          title="No posts yet. Share your first pet moment!"
-          action={{ label: 'Create Post', to: '/createpost' }}
-        />
+        <Suspense fallback={<PageLoader />}>
+          <MyPostsPanel />
+        </Suspense>
       );
       break;
     case 'myadoptions':

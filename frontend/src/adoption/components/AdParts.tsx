@@ -17,7 +17,7 @@ import { UserAvatar } from '../../shared/ui/UserAvatar';
 import { VetBadge } from '../../shared/ui/VetBadge';
 import { useWithdrawRequest } from '../hooks';
 import { attributeLabels, ownerIdOf, userIdOf } from '../format';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDialog } from '../../shared/ui/ConfirmDialog';
 import { RequestAdoptionDialog } from './RequestAdoptionDialog';
 
 /** Who is looking at an ad: the owner, a signed-in stranger, or a visitor. */

@@ -23,7 +23,7 @@ import {
 import { useSession } from '../../shared/session';
 import { adoptionApi, invalidateAdoptions } from '../api';
 import { failureText, flagLabel, imageProblem, PET_FLAGS, serverFieldErrors, type PetFlag } from '../format';
-import { ImagePicker } from './ImagePicker';
+import { ImagePicker } from '../../shared/ui/ImagePicker';
 
 type TextKey =
   'name' | 'age' | 'ageUnit' | 'petType' | 'breed' | 'location' | 'description' | 'gender' | 'size';

@@ -15,10 +15,10 @@ import { ageText, breedText, isLongDescription, locationText } from '../format';
 import { useDeleteAd } from '../hooks';
 import { AdoptionAdForm } from './AdoptionAdForm';
 import { AdStatusLine, AttributeChips, PosterLine, useViewer, VisitorActions } from './AdParts';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDialog } from '../../shared/ui/ConfirmDialog';
 import { PetDetailsDialog } from './PetDetailsDialog';
 import { OwnerAdActions } from './OwnerAdActions';
-import { PetImage } from './PetImage';
+import { PetImage } from '../../shared/ui/PetImage';
 
 /**
  * One ad of the listing (spec 000 §2): image, name, type, breed, age, location, the known attributes, the

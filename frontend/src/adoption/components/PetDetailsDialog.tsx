@@ -14,7 +14,7 @@ import CloseIcon from '@mui/icons-material/Close';
 import type { AdoptionAdDto } from '@pawhaven/contracts';
 import { ageText, breedText, locationText } from '../format';
 import { AdStatusLine, AttributeChips, PosterLine, useViewer, VisitorActions } from './AdParts';
-import { PetImage } from './PetImage';
+import { PetImage } from '../../shared/ui/PetImage';
 
 /** 'View Details': the whole ad, with the same actions as its card. */
 export function PetDetailsDialog({

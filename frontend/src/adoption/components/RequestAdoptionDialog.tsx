@@ -25,7 +25,7 @@ import { useSession } from '../../shared/session';
 import { useToast } from '../../shared/toast';
 import { adoptionApi, invalidateAdoptions, patchListedAd } from '../api';
 import { imageProblem } from '../format';
-import { ImagePicker } from './ImagePicker';
+import { ImagePicker } from '../../shared/ui/ImagePicker';
 
 type Field = keyof AdoptionRequestInput;
 

@@ -13,8 +13,8 @@ import CheckIcon from '@mui/icons-material/Check';
 import CloseIcon from '@mui/icons-material/Close';
 import type { AdoptionAdDto, AdoptionRequestDto } from '@pawhaven/contracts';
 import { shortDate } from '../format';
-import { ConfirmDialog } from './ConfirmDialog';
-import { PetImage } from './PetImage';
+import { ConfirmDialog } from '../../shared/ui/ConfirmDialog';
+import { PetImage } from '../../shared/ui/PetImage';
 import { RequestStatusChip } from './StatusChip';
 
 /**

@@ -33,6 +33,7 @@ export function ImagePicker({
   required = false,
   disabled = false,
   previewHeight = 180,
+  accept = 'image/png,image/jpeg,image/jpg,image/gif,image/webp',
 }: {
   label: string;
   buttonLabel: string;
@@ -43,6 +44,8 @@ export function ImagePicker({
   required?: boolean;
   disabled?: boolean;
   previewHeight?: number;
+  /** The file types offered by the browser's picker. */
+  accept?: string;
 }) {
   const inputId = useId();
   const helperId = useId();
@@ -72,7 +75,7 @@ export function ImagePicker({
           <input
             id={inputId}
             type="file"
-            accept="image/png,image/jpeg,image/jpg,image/gif,image/webp"
+            accept={accept}
             aria-label={label}
             aria-describedby={helperId}
             aria-invalid={error ? true : undefined}

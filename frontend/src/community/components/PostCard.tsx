@@ -1,0 +1,109 @@
+import { useId } from 'react';
+import { Link as RouterLink } from 'react-router-dom';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Divider from '@mui/material/Divider';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import ChatIcon from '@mui/icons-material/ChatOutlined';
+import { COMMUNITY_MESSAGES, type PostDto } from '@pawhaven/contracts';
+import { useSession } from '../../shared/session';
+import { PetImage } from '../../shared/ui/PetImage';
+import { authorIdOf, authorName, longDate, userIdOf } from '../format';
+import { useLikePost } from '../hooks';
+import { AuthorLine } from './AuthorLine';
+import { CommentSection, type CommentMode } from './CommentSection';
+import { PostStats } from './PostStats';
+
+/**
+ * One shared post (spec 000 §2, 001 §2): author with avatar or initial, name to the public profile and the vet
+ * badge, the long date, the Chat button (signed-in users, not on their own posts), the image (a placeholder when it
+ * fails), the caption, likes (red when liked) and comments, the comment threads and the comment box.
+ */
+export function PostCard({
+  post,
+  mode = 'card',
+  captionAs = 'p',
+}: {
+  post: PostDto;
+  mode?: Extract<CommentMode, 'card' | 'page'>;
+  /** The post page shows the caption as its heading. */
+  captionAs?: 'p' | 'h1';
+}) {
+  const captionId = useId();
+  const { user } = useSession();
+  const me = userIdOf(user);
+  const authorId = authorIdOf(post);
+  const like = useLikePost();
+  const name = authorName(post);
+
+  return (
+    <Card
+      component="article"
+      aria-label={`Post by ${name}`}
+      aria-describedby={captionId}
+      sx={{ minWidth: 0, overflow: 'hidden' }}
+      data-post-id={post._id}
+    >
+      <Box
+        sx={{
+          display: 'flex',
+          alignItems: 'center',
+          justifyContent: 'space-between',
+          gap: 1,
+          px: { xs: 1.5, sm: 2.5 },
+          pt: { xs: 1.5, sm: 2 },
+          pb: 1.5,
+        }}
+      >
+        <AuthorLine item={post} date={longDate(post.createdAt)} />
+        {me && authorId && authorId !== me && (
+          <Tooltip title={COMMUNITY_MESSAGES.chatTip} describeChild>
+            <Button
+              component={RouterLink}
+              to={`/chat/${authorId}`}
+              variant="outlined"
+              color="secondary"
+              size="small"
+              startIcon={<ChatIcon />}
+              sx={{ flexShrink: 0 }}
+            >
+              Chat
+            </Button>
+          </Tooltip>
+        )}
+      </Box>
+      {post.imageUrl && (
+        <PetImage
+          src={post.imageUrl}
+          alt={`Photo shared by ${name}`}
+          height={{ xs: 260, sm: 420 }}
+          fit={mode === 'page' ? 'contain' : 'cover'}
+          sx={{ bgcolor: 'rgba(61, 44, 41, 0.06)' }}
+        />
+      )}
+      <CardContent sx={{ px: { xs: 1.5, sm: 2.5 }, '&:last-child': { pb: 2 } }}>
+        <Typography
+          id={captionId}
+          component={captionAs}
+          variant={captionAs === 'h1' ? 'h6' : 'body1'}
+          sx={{
+            whiteSpace: 'pre-line',
+            wordBreak: 'break-word',
+            overflowWrap: 'anywhere',
+            fontWeight: captionAs === 'h1' ? 700 : 400,
+          }}
+        >
+          {post.caption}
+        </Typography>
+        <Box sx={{ mt: 1, ml: -1 }}>
+          <PostStats post={post} me={me} onLike={me ? () => like.toggle(post) : undefined} />
+        </Box>
+        <Divider sx={{ my: 1.5 }} />
+        <CommentSection post={post} mode={mode} />
+      </CardContent>
+    </Card>
+  );
+}

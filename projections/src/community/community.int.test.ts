@@ -1,0 +1,358 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONSISTENT_AFTER_HEADER } from '@pawhaven/contracts';
+import { PostgresEventStore, rebuildProjection } from '@pawhaven/platform';
+import { allProjections } from '@pawhaven/projections';
+import { startTestApp, type Json, type TestApp } from '../../../gateway/src/support/test-app';
+import { communityLog, type CommunityLog } from './community-log.testing';
+
+/**
+ * The community read models and user activity, driven by events appended straight to the log (as the command side
+ * records them, plus histories it would never write: duplicate toggles, stragglers after a deletion), then rebuilt
+ * from the log alone.
+ */
+
+const TABLES: Record<string, string> = {
+  posts: 'id',
+  post_likes: 'post_id, user_id',
+  post_comments: 'id',
+  user_community_stats: 'user_id',
+  community_totals: 'id',
+  user_activity: 'user_id',
+};
+
+let t: TestApp;
+let store: PostgresEventStore;
+let log: CommunityLog;
+let last = 0n;
+/** Ids of the scenario. */
+const s = {
+  p1: '',
+  p2: '',
+  p3: '',
+  c: {} as Record<string, string>,
+};
+
+const A = 'user-alice';
+const B = 'user-bob';
+const C = 'user-carol';
+const D = 'user-dave';
+
+const at = async <T extends bigint | { position: bigint }>(r: Promise<T>): Promise<T> => {
+  const v = await r;
+  const position = typeof v === 'bigint' ? v : v.position;
+  if (position > last) last = position;
+  return v;
+};
+
+/** Waits until every projection has passed the last appended event. */
+const settle = async () => {
+  const res = await t.api.get('/api/config', undefined, { [CONSISTENT_AFTER_HEADER]: last.toString() });
+  expect(res.headers.get('x-consistency')).toBe('consistent');
+};
+
+const rows = async (sql: string, params: unknown[] = []) =>
+  (await t.db.pool.query(sql, params)).rows as Json[];
+
+async function dump(): Promise<Record<string, Json[]>> {
+  const out: Record<string, Json[]> = {};
+  for (const [table, key] of Object.entries(TABLES))
+    out[table] = await rows(`SELECT * FROM ${table} ORDER BY ${key}`);
+  return out;
+}
+
+beforeAll(async () => {
+  t = await startTestApp();
+  store = new PostgresEventStore(t.db.pool);
+  log = communityLog(store);
+  await runScenario();
+});
+afterAll(async () => {
+  await store?.close();
+  await t?.stop();
+});
+
+/**
+ * P1 (Alice): caption edited; liked by Bob (twice in a row), Carol (then unliked twice) and Alice herself; a
+ * thread c1 (Bob) ← c2 (Alice) ← c3 (Carol), a thread c4 (Carol), a thread c5 (Dave) ← c6 (Bob); c1 and c2 deleted
+ * (c3 still below them), c4 deleted (nothing below), c6 deleted twice, then c5 deleted (nothing live below).
+ * P2 (Bob, a vet): liked and commented, then deleted by an admin; a like and a comment arriving afterwards.
+ * P3 (Carol): untouched.
+ */
+async function runScenario() {
+  s.p1 = (await at(log.publish(A, { caption: 'First caption' }))).postId;
+  s.p2 = (await at(log.publish(B, { vet: true, caption: 'Vet post' }))).postId;
+  s.p3 = (await at(log.publish(C, { caption: 'Carol' }))).postId;
+  await at(log.editCaption(s.p1, 'Edited caption'));
+
+  await at(log.like(s.p1, B));
+  await at(log.like(s.p1, B));
+  await at(log.like(s.p1, C));
+  await at(log.unlike(s.p1, C));
+  await at(log.unlike(s.p1, C));
+  await at(log.like(s.p1, A));
+
+  const comment = async (key: string, post: string, user: string, parent?: string) => {
+    s.c[key] = (await at(log.comment(post, user, `${key} text`, parent ? s.c[parent]! : null))).commentId;
+  };
+  await comment('c1', s.p1, B);
+  await comment('c2', s.p1, A, 'c1');
+  await comment('c3', s.p1, C, 'c2');
+  await comment('c4', s.p1, C);
+  await comment('c5', s.p1, D);
+  await comment('c6', s.p1, B, 'c5');
+  await at(log.deleteComment(s.p1, s.c.c1!));
+  await at(log.deleteComment(s.p1, s.c.c2!));
+  await at(log.deleteComment(s.p1, s.c.c4!, 'admin-1'));
+  await at(log.deleteComment(s.p1, s.c.c6!));
+  await at(log.deleteComment(s.p1, s.c.c6!));
+  await at(log.deleteComment(s.p1, s.c.c5!));
+
+  await at(log.like(s.p2, A));
+  await at(log.like(s.p2, C));
+  await at(log.like(s.p2, B));
+  await comment('p2a', s.p2, A);
+  await comment('p2b', s.p2, C, 'p2a');
+  await comment('p2c', s.p2, D);
+  await at(log.deleteComment(s.p2, s.c.p2c!));
+  await at(log.deletePost(s.p2, 'admin-1'));
+  // Stragglers: a like, an unlike and a comment recorded after the post was deleted change nothing.
+  await at(log.like(s.p2, D));
+  await at(log.unlike(s.p2, A));
+  await comment('late', s.p2, D);
+  await at(log.deletePost(s.p2, 'admin-1'));
+  await settle();
+}
+
+describe('the community read models after the scenario', () => {
+  it('hold the live posts with their captions, counts and vet marks; a deleted post leaves no row', async () => {
+    const posts = await rows(
+      `SELECT id, author_id, caption, author_is_veterinarian, like_count, comment_count,
+              created_at < updated_at AS edited FROM posts ORDER BY created_at`,
+    );
+    expect(posts).toEqual([
+      {
+        id: s.p1,
+        author_id: A,
+        caption: 'Edited caption',
+        author_is_veterinarian: false,
+        like_count: 2,
+        comment_count: 1,
+        edited: true,
+      },
+      {
+        id: s.p3,
+        author_id: C,
+        caption: 'Carol',
+        author_is_veterinarian: false,
+        like_count: 0,
+        comment_count: 0,
+        edited: false,
+      },
+    ]);
+    expect(await rows(`SELECT posts FROM community_totals`)).toEqual([{ posts: 2 }]);
+    expect(await rows(`SELECT * FROM post_likes WHERE post_id = $1`, [s.p2])).toEqual([]);
+    expect(await rows(`SELECT * FROM post_comments WHERE post_id = $1`, [s.p2])).toEqual([]);
+  });
+
+  it('keep likes a set: repeated likes and unlikes neither double nor go negative', async () => {
+    const likes = await rows(`SELECT user_id FROM post_likes WHERE post_id = $1 ORDER BY liked_at`, [s.p1]);
+    expect(likes.map((l) => l.user_id)).toEqual([B, A]);
+    const counts = await rows(
+      `SELECT p.id, p.like_count, (SELECT count(*)::int FROM post_likes l WHERE l.post_id = p.id) AS n FROM posts p`,
+    );
+    for (const c of counts) expect(c.like_count).toBe(c.n);
+  });
+
+  it('keep deleted comments emptied, with live_replies counting the live comments below each', async () => {
+    const comments = await rows(
+      `SELECT id, author_id, content, parent_comment_id, deleted, deleted_at IS NOT NULL AS has_deleted_at,
+              thread_id, live_replies FROM post_comments WHERE post_id = $1 ORDER BY created_at`,
+      [s.p1],
+    );
+    const c = s.c as Record<string, string>;
+    expect(comments).toEqual([
+      row(c.c1!, B, '', null, true, c.c1!, 1),
+      row(c.c2!, A, '', c.c1!, true, c.c1!, 1),
+      row(c.c3!, C, 'c3 text', c.c2!, false, c.c1!, 0),
+      row(c.c4!, C, '', null, true, c.c4!, 0),
+      row(c.c5!, D, '', null, true, c.c5!, 0),
+      row(c.c6!, B, '', c.c5!, true, c.c5!, 0),
+    ]);
+    function row(
+      id: string,
+      author: string,
+      content: string,
+      parent: string | null,
+      deleted: boolean,
+      thread: string,
+      liveReplies: number,
+    ) {
+      return {
+        id,
+        author_id: author,
+        content,
+        parent_comment_id: parent,
+        deleted,
+        has_deleted_at: deleted,
+        thread_id: thread,
+        live_replies: liveReplies,
+      };
+    }
+  });
+
+  it('count per user live posts, live comments, likes given and received: the aggregates of the tables', async () => {
+    const stats = await rows(
+      `SELECT user_id, posts, comments, likes_given, likes_received FROM user_community_stats ORDER BY user_id`,
+    );
+    expect(stats).toEqual([
+      { user_id: A, posts: 1, comments: 0, likes_given: 1, likes_received: 2 },
+      { user_id: B, posts: 0, comments: 0, likes_given: 1, likes_received: 0 },
+      { user_id: C, posts: 1, comments: 1, likes_given: 0, likes_received: 0 },
+      { user_id: D, posts: 0, comments: 0, likes_given: 0, likes_received: 0 },
+    ]);
+    const aggregates = await rows(`
+      SELECT u.user_id,
+        (SELECT count(*)::int FROM posts WHERE author_id = u.user_id) AS posts,
+        (SELECT count(*)::int FROM post_comments WHERE author_id = u.user_id AND NOT deleted) AS comments,
+        (SELECT count(*)::int FROM post_likes WHERE user_id = u.user_id) AS likes_given,
+        (SELECT count(*)::int FROM post_likes l JOIN posts p ON p.id = l.post_id WHERE p.author_id = u.user_id)
+          AS likes_received
+      FROM user_community_stats u ORDER BY u.user_id`);
+    expect(stats).toEqual(aggregates);
+  });
+
+  it("record each actor's activity at the log's time of their first event within the minute", async () => {
+    const activity = Object.fromEntries(
+      (await rows(`SELECT user_id, last_active FROM user_activity`)).map((r) => [
+        r.user_id,
+        r.last_active.toISOString(),
+      ]),
+    );
+    // The scenario ran within a minute: each actor's time is that of their first event.
+    const firsts = await rows(
+      `SELECT DISTINCT ON (metadata->>'actorId') metadata->>'actorId' AS actor, created_at
+       FROM events WHERE stream_id LIKE 'post-%' ORDER BY metadata->>'actorId', transaction_id, position`,
+    );
+    for (const f of firsts) expect(activity[f.actor], f.actor).toBe(f.created_at.toISOString());
+    expect(Object.keys(activity)).toEqual(expect.arrayContaining([A, B, C, D, 'admin-1']));
+  });
+});
+
+const communityProjections = () => allProjections.filter((p) => p.tables.some((table) => table in TABLES));
+
+describe('rebuilding the community projections and user activity from the log', () => {
+  it('reproduces identical rows in every table, even from tampered tables', async () => {
+    const before = await dump();
+    const projections = communityProjections();
+    expect(projections.map((p) => p.name).sort()).toEqual(['community-posts', 'user-activity']);
+
+    await t.db.pool.query(`UPDATE posts SET like_count = 7, comment_count = 0, caption = 'x'`);
+    await t.db.pool.query(`DELETE FROM post_likes`);
+    await t.db.pool.query(`UPDATE post_comments SET live_replies = 0, deleted = NOT deleted`);
+    await t.db.pool.query(`UPDATE user_community_stats SET posts = posts + 3`);
+    await t.db.pool.query(`UPDATE user_activity SET last_active = now()`);
+    await t.db.pool.query(`UPDATE community_totals SET posts = 40`);
+    expect(await dump()).not.toEqual(before);
+
+    for (const p of projections) {
+      const result = await rebuildProjection(t.db.knex, store, p);
+      expect(result.processed).toBeGreaterThan(0);
+    }
+    expect(await dump()).toEqual(before);
+  });
+
+  it('leaves the live projector working: later events still reach the read models', async () => {
+    await at(log.like(s.p3, D));
+    const { commentId } = await at(log.comment(s.p3, A, 'after the rebuild'));
+    await settle();
+    expect(await rows(`SELECT like_count, comment_count FROM posts WHERE id = $1`, [s.p3])).toEqual([
+      { like_count: 1, comment_count: 1 },
+    ]);
+    expect(await rows(`SELECT content FROM post_comments WHERE id = $1`, [commentId])).toEqual([
+      { content: 'after the rebuild' },
+    ]);
+  });
+});
+
+describe('an event whose ids are not UUIDs', () => {
+  it('is skipped rather than stopping every projection of the group', async () => {
+    await at(
+      store.append(
+        `post-${s.p3}`,
+        [
+          {
+            type: 'CommentAdded',
+            data: { commentId: 'not-a-uuid', postId: s.p3, authorId: D, content: 'x', parentCommentId: null },
+            metadata: { actorId: D },
+          },
+          { type: 'PostLiked', data: { postId: 'nope', userId: D, likedAt: log.tick() }, metadata: {} },
+        ],
+        'any',
+      ),
+    );
+    await at(log.editCaption(s.p3, 'Still projected'));
+    await settle();
+    expect(await rows(`SELECT caption, comment_count FROM posts WHERE id = $1`, [s.p3])).toEqual([
+      { caption: 'Still projected', comment_count: 1 },
+    ]);
+  });
+});
+
+describe('user activity', () => {
+  /** The rule, as a fold over the log: an actor's time moves only forward by a minute or more. */
+  async function expected(): Promise<Record<string, string>> {
+    const events = await rows(
+      `SELECT metadata->>'actorId' AS actor, type, created_at FROM events ORDER BY transaction_id, position`,
+    );
+    const followed = new Set(allProjections.find((p) => p.name === 'user-activity')!.handles);
+    const last = new Map<string, Date>();
+    for (const e of events) {
+      if (!followed.has(e.type) || !e.actor || e.actor === 'system') continue;
+      const was = last.get(e.actor);
+      if (!was || e.created_at.getTime() >= was.getTime() + 60_000) last.set(e.actor, e.created_at);
+    }
+    return Object.fromEntries([...last].map(([k, v]) => [k, v.toISOString()]));
+  }
+  const actual = async () =>
+    Object.fromEntries(
+      (await rows(`SELECT user_id, last_active FROM user_activity`)).map((r) => [
+        r.user_id,
+        r.last_active.toISOString(),
+      ]),
+    );
+
+  it('moves a time forward only by a minute or more, in log order, whatever the events say', async () => {
+    // Spread Bob's community events over time as if he had acted on several days and within a few seconds.
+    await t.db.pool.query(
+      `UPDATE events e SET created_at = e.created_at + make_interval(secs => 40 * o.n)
+       FROM (SELECT position, row_number() OVER (ORDER BY transaction_id, position) AS n
+             FROM events WHERE metadata->>'actorId' = $1 AND stream_id LIKE 'post%') o
+       WHERE e.position = o.position`,
+      [B],
+    );
+    const activity = allProjections.find((p) => p.name === 'user-activity')!;
+    await rebuildProjection(t.db.knex, store, activity);
+    const want = await expected();
+    expect(await actual()).toEqual(want);
+    // Bob's events are 40 s apart: his time moved, but not to his last event (the throttle skipped some).
+    const bobs = await rows(
+      `SELECT created_at FROM events WHERE metadata->>'actorId' = $1 ORDER BY transaction_id, position`,
+      [B],
+    );
+    const times = bobs.map((r) => r.created_at.toISOString());
+    expect(times).toContain(want[B]);
+    expect(want[B]).not.toBe(times[0]);
+  });
+
+  it('follows sign-ins and the commands of every context, not what strangers can cause', async () => {
+    const user = await t.api.registerVerifiedUser();
+    const res = await t.api.get('/api/config', undefined, { [CONSISTENT_AFTER_HEADER]: user.position });
+    expect(res.headers.get('x-consistency')).toBe('consistent');
+    expect((await actual())[user.user._id]).toBeDefined();
+    const handles = new Set(allProjections.find((p) => p.name === 'user-activity')!.handles);
+    for (const type of ['SessionStarted', 'AdoptionRequested', 'PostLiked', 'CommentDeleted'])
+      expect(handles.has(type), type).toBe(true);
+    for (const type of ['PasswordResetCodeIssued', 'RegistrationCodeRejected'])
+      expect(handles.has(type), type).toBe(false);
+  });
+});

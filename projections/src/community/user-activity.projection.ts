@@ -1,0 +1,62 @@
+import {
+  ADOPTION_EVENT_TYPES,
+  COMMUNITY_EVENT_TYPES,
+  USER_EVENT_TYPES,
+  type AdoptionEventType,
+  type CommunityEventType,
+  type UserEventType,
+} from '@pawhaven/contracts';
+import { defineProjection } from '@pawhaven/platform';
+import { prepared } from './prepared';
+
+/** A user's last activity moves only when it moves forward by at least this much (one write a minute at most). */
+export const ACTIVITY_THROTTLE = '1 minute';
+
+/**
+ * Events anyone who knows an address can cause, without being that account's owner (asking for a code, typing a
+ * wrong one): they say nothing about the owner's activity. Everything else a user's own command records is theirs.
+ */
+const NOT_THE_OWNERS_DOING = new Set<UserEventType>([
+  'RegistrationCodeIssued',
+  'RegistrationCodeRejected',
+  'PasswordResetCodeIssued',
+  'PasswordResetCodeRejected',
+]);
+
+const FOLLOWED = [
+  ...USER_EVENT_TYPES.filter((t) => !NOT_THE_OWNERS_DOING.has(t)),
+  ...ADOPTION_EVENT_TYPES,
+  ...COMMUNITY_EVENT_TYPES,
+];
+
+// A new event type must be added to its context's list (and so followed here): this fails to compile otherwise.
+type Unlisted =
+  | Exclude<UserEventType, (typeof USER_EVENT_TYPES)[number]>
+  | Exclude<AdoptionEventType, (typeof ADOPTION_EVENT_TYPES)[number]>
+  | Exclude<CommunityEventType, (typeof COMMUNITY_EVENT_TYPES)[number]>;
+const everyTypeListed: [Unlisted] extends [never] ? true : Unlisted = true;
+void everyTypeListed;
+
+/**
+ * `user_activity`: when each user last did something, for the public profile's "Active …". The actor of every
+ * user, adoption and community event (metadata.actorId; sign-ins included) at the time the event was recorded,
+ * written only when that moves the user's time forward by ACTIVITY_THROTTLE or more. The time is the log's, not
+ * the clock's, so a rebuild reproduces the same rows.
+ */
+export const userActivityProjection = defineProjection({
+  name: 'user-activity',
+  tables: ['user_activity'],
+  handles: FOLLOWED,
+  async apply(tx, recorded) {
+    const actorId = recorded.metadata.actorId;
+    if (typeof actorId !== 'string' || actorId === '' || actorId === 'system') return;
+    await prepared(
+      tx,
+      'user-activity/touch',
+      `INSERT INTO user_activity AS a (user_id, last_active) VALUES (?, ?)
+       ON CONFLICT (user_id) DO UPDATE SET last_active = EXCLUDED.last_active
+       WHERE EXCLUDED.last_active >= a.last_active + interval '${ACTIVITY_THROTTLE}'`,
+      [actorId, recorded.createdAt],
+    );
+  },
+});
