@@ -8,3 +8,4 @@ export { googleVerifier, type GoogleVerifier } from './accounts/google';
 export type { UserEvent, UserEventType } from './accounts/user';
 export { ensureDemoUsers, DEMO_PASSWORD } from './accounts/demo-users';
 export { seedDemoAds } from './adoption/demo-ads';
+export { seedDemoPosts } from './community/demo-posts';

@@ -13,6 +13,7 @@ import {
   ensureDemoUsers,
   googleVerifier,
   seedDemoAds,
+  seedDemoPosts,
   startHousekeeping,
 } from '@pawhaven/command-api';
 import {
@@ -82,7 +83,10 @@ export async function startApp(opts: StartOptions): Promise<RunningApp> {
   const adminCredentials = await ensureAdmin(store, config);
   const demoUsers = opts.demoData && config.NODE_ENV !== 'production' ? await ensureDemoUsers(store) : [];
   // Demo ads only alongside freshly created demo accounts, so a restart never adds them twice.
-  if (demoUsers.length > 0) await seedDemoAds(store, db.knex);
+  if (demoUsers.length > 0) {
+    await seedDemoAds(store, db.knex);
+    await seedDemoPosts(store, db.knex);
+  }
 
   const abort = new AbortController();
   const projector = runProjector(db.knex, store, allProjections, abort.signal);

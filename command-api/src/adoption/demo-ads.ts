@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import sharp from 'sharp';
 import type { Knex } from 'knex';
 import { adoptionStream, DEFAULT_BREED, type PetDetails } from '@pawhaven/contracts';
 import { handleCommand, type EventStore } from '@pawhaven/platform';
 import { claimOwner, emailClaimStream } from '../accounts/claims';
+import { demoPicture as pictureOf } from '../images/demo-picture';
 import { withStagedImage } from '../images/image-store';
 import { adoptionAdDecider, type AdoptionCommand } from './adoption-ad';
 
@@ -118,20 +118,6 @@ const DEMO_ADS: DemoAd[] = [
     colors: ['#f4a261', '#e9c46a'],
   },
 ];
-
-/** A friendly placeholder picture (a paw and the name) for demo ads, so the listing is not empty on a first start. */
-const pictureOf = (name: string, [a, b]: [string, string]) =>
-  sharp(
-    Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="800" height="600">
-<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${a}"/><stop offset="1" stop-color="${b}"/></linearGradient></defs>
-<rect width="800" height="600" fill="url(#g)"/>
-<g fill="#ffffff" fill-opacity="0.9" transform="translate(400 270)"><ellipse cx="0" cy="40" rx="95" ry="80"/>
-<ellipse cx="-110" cy="-50" rx="38" ry="50"/><ellipse cx="-40" cy="-115" rx="38" ry="52"/>
-<ellipse cx="40" cy="-115" rx="38" ry="52"/><ellipse cx="110" cy="-50" rx="38" ry="50"/></g>
-<text x="400" y="520" font-family="DejaVu Sans, sans-serif" font-size="64" font-weight="bold" fill="#ffffff" text-anchor="middle">${name}</text></svg>`),
-  )
-    .png()
-    .toBuffer();
 
 /**
  * Demo adoption ads of the demo accounts, published through the same commands as the app, plus one pending request

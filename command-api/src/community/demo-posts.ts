@@ -1,0 +1,141 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { COMMUNITY_LIMITS, postLikeStream, postStream } from '@pawhaven/contracts';
+import { handleCommand, type EventStore } from '@pawhaven/platform';
+import { claimOwner, emailClaimStream } from '../accounts/claims';
+import { demoPicture } from '../images/demo-picture';
+import { withStagedImage } from '../images/image-store';
+import { postLikeDecider } from './post-like';
+import { postDecider, type PostCommand } from './post';
+
+type DemoComment = { by: string; content: string; replies?: DemoComment[] };
+type DemoPost = {
+  author: string;
+  isVet: boolean;
+  title: string;
+  caption: string;
+  colors: [string, string];
+  likedBy: string[];
+  comments: DemoComment[];
+};
+
+const AYESHA = 'ayesha.vet@gmail.com';
+const BILAL = 'bilal.rescue@gmail.com';
+const SANA = 'sana.adopts@gmail.com';
+
+const DEMO_POSTS: DemoPost[] = [
+  {
+    author: BILAL,
+    isVet: false,
+    title: 'Rescued',
+    caption:
+      'Found this little one shivering under a car in Gulberg after the rain. Dry, fed and asleep on a towel now. Thank you to everyone who shared the alert!',
+    colors: ['#3d405b', '#81b29a'],
+    likedBy: [SANA, AYESHA],
+    comments: [
+      {
+        by: AYESHA,
+        content:
+          'Well done! Keep her warm tonight and bring her in for a check-up and first vaccines this week.',
+        replies: [{ by: BILAL, content: 'Will do, thank you doctor. Booking for Thursday.' }],
+      },
+      { by: SANA, content: 'She is adorable. Let us know if she needs a foster home!' },
+    ],
+  },
+  {
+    author: AYESHA,
+    isVet: true,
+    title: 'Heat tips',
+    caption:
+      'Summer tip from the clinic: fresh water in the shade, walks only before 9 am or after sunset, and never leave a pet in a parked car, not even for five minutes.',
+    colors: ['#f2cc8f', '#e07a5f'],
+    likedBy: [BILAL, SANA],
+    comments: [{ by: SANA, content: 'Sharing this with my building group, thank you!' }],
+  },
+  {
+    author: SANA,
+    isVet: false,
+    title: 'Home',
+    caption: 'One year since we adopted Coco. Best decision our family ever made. Adopt, don’t shop!',
+    colors: ['#81b29a', '#f4f1de'],
+    likedBy: [BILAL],
+    comments: [],
+  },
+];
+
+/**
+ * Demo posts of the demo accounts, published, commented and liked through the same deciders as the app, so /posts
+ * is not empty on the embedded first start. Only alongside freshly created demo accounts.
+ */
+export async function seedDemoPosts(store: EventStore, knex: Knex): Promise<number> {
+  const idOf = async (email: string) => (await claimOwner(store, emailClaimStream(email))) ?? null;
+  let published = 0;
+  for (const [n, post] of DEMO_POSTS.entries()) {
+    const authorId = await idOf(post.author);
+    if (!authorId) continue;
+    const postId = randomUUID();
+    // Oldest first, a few hours apart, so the feed has an order.
+    const at = (minutes: number) => new Date(Date.now() - ((DEMO_POSTS.length - n) * 180 - minutes) * 60_000);
+    const run = (command: PostCommand, actorId: string) =>
+      handleCommand(store, postStream(postId), postDecider, command, { actorId });
+    const bytes = await demoPicture(post.title, post.colors);
+    const kind = {
+      maxBytes: COMMUNITY_LIMITS.imageMaxBytes,
+      width: 1200,
+      height: 1200,
+      fit: 'inside',
+      tooLarge: 'too large',
+      invalid: 'invalid',
+    } as const;
+    await withStagedImage(knex, { bytes, kind, streamId: postStream(postId) }, (imageUrl) =>
+      run(
+        {
+          type: 'PublishPost',
+          data: {
+            postId,
+            authorId,
+            authorIsVeterinarian: post.isVet,
+            caption: post.caption,
+            imageUrl,
+            now: at(0),
+          },
+        },
+        authorId,
+      ),
+    );
+    let minute = 10;
+    const comment = async (c: DemoComment, parentCommentId: string | null) => {
+      const by = await idOf(c.by);
+      if (!by) return;
+      const commentId = randomUUID();
+      const now = at(minute++);
+      await run(
+        parentCommentId
+          ? {
+              type: 'ReplyToComment',
+              data: { commentId, authorId: by, content: c.content, parentCommentId, now },
+            }
+          : { type: 'AddComment', data: { commentId, authorId: by, content: c.content, now } },
+        by,
+      );
+      for (const reply of c.replies ?? []) await comment(reply, commentId);
+    };
+    for (const c of post.comments) await comment(c, null);
+    for (const email of post.likedBy) {
+      const userId = await idOf(email);
+      if (!userId) continue;
+      await handleCommand(
+        store,
+        postLikeStream(postId, userId),
+        postLikeDecider,
+        {
+          type: 'ToggleLike',
+          data: { postId, userId, postExists: true, postAuthorId: authorId, now: at(minute++) },
+        },
+        { actorId: userId },
+      );
+    }
+    published++;
+  }
+  return published;
+}
