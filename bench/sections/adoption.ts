@@ -11,6 +11,7 @@ import {
 import { allProjections } from '@pawhaven/projections';
 import { listAdoptionAds } from '@pawhaven/query-api';
 import { commandToVisible, measureConcurrent, round } from '../lib/measure';
+import { httpGet } from '../lib/http-get';
 import type { BenchContext, BenchRow, BenchSection } from '../lib/types';
 
 const PET_TYPES = ['Dog', 'Cat', 'Bird', 'Rabbit', 'Hamster', 'Other'] as const;
@@ -206,9 +207,8 @@ export const adoptionListingThroughput: BenchSection = {
           durationMs: ctx.cellMs,
           maxOps: ctx.maxOpsPerCell,
           op: async () => {
-            const res = await fetch(`http://127.0.0.1:${bench.app.port}/api/adoptions?${qs}`);
-            if (res.status !== 200) throw new Error(`GET /api/adoptions answered ${res.status}`);
-            await res.arrayBuffer();
+            const status = await httpGet(`http://127.0.0.1:${bench.app.port}/api/adoptions?${qs}`);
+            if (status !== 200) throw new Error(`GET /api/adoptions answered ${status}`);
           },
         });
         const query = adoptionListQuery.parse(Object.fromEntries(new URLSearchParams(qs)));

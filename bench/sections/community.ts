@@ -9,6 +9,7 @@ import {
 import { PostgresEventStore, type NewEvent } from '@pawhaven/platform';
 import { listPosts } from '@pawhaven/query-api';
 import { commandToVisible, measureInterleaved, round, type Measurement } from '../lib/measure';
+import { httpGet } from '../lib/http-get';
 import type { BenchContext, BenchRow, BenchSection } from '../lib/types';
 import { benchApp } from './adoption';
 
@@ -194,9 +195,8 @@ export const communityFeedThroughput: BenchSection = {
                 name: 'http',
                 workers,
                 op: async () => {
-                  const res = await fetch(url);
-                  if (res.status !== 200) throw new Error(`GET /api/posts answered ${res.status}`);
-                  await res.arrayBuffer();
+                  const status = await httpGet(url);
+                  if (status !== 200) throw new Error(`GET /api/posts answered ${status}`);
                 },
               },
               {
