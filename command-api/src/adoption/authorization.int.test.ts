@@ -1,8 +1,8 @@
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSISTENT_AFTER_HEADER } from '@pawhaven/contracts';
 import {
   startTestApp,
+  testImage,
   type ApiResponse,
   type TestApi,
   type TestApp,
@@ -27,9 +27,7 @@ let ownerId = '';
 beforeAll(async () => {
   t = await startTestApp();
   api = t.api;
-  image = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#c80' } })
-    .png()
-    .toBuffer();
+  image = await testImage(40, 30);
   const [owner, requester, other] = await Promise.all([
     api.registerVerifiedUser(),
     api.registerVerifiedUser(),

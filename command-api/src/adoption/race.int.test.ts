@@ -1,8 +1,8 @@
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADOPTION_MESSAGES as M, CONSISTENT_AFTER_HEADER } from '@pawhaven/contracts';
 import {
   startTestApp,
+  testImage,
   type ApiResponse,
   type Json,
   type RegisteredUser,
@@ -28,9 +28,7 @@ let image: Buffer;
 beforeAll(async () => {
   t = await startTestApp();
   api = t.api;
-  image = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#285' } })
-    .png()
-    .toBuffer();
+  image = await testImage(40, 30);
   const users = await Promise.all(Array.from({ length: APPLICANTS + 1 }, () => api.registerVerifiedUser()));
   owner = users[0]!;
   applicants = users.slice(1);

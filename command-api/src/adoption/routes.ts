@@ -1,4 +1,4 @@
-import { Router, type Request, type RequestHandler } from 'express';
+import { Router, type Request } from 'express';
 import {
   ADOPTION_LIMITS,
   ADOPTION_MESSAGES as M,
@@ -13,10 +13,11 @@ import {
   type AdoptionAdInput,
   type PetDetails,
 } from '@pawhaven/contracts';
-import { badRequest, currentUserId, handleCommand, notFound, unauthorized } from '@pawhaven/platform';
+import { badRequest, currentUserId, handleCommand, notFound } from '@pawhaven/platform';
 import type { CommandDeps } from '../deps';
 import { rateLimits } from '../http/rate-limits';
 import { newIdFor } from '../http/idempotency';
+import { findRecordingStream, signedIn, uuidParam } from '../http/route-helpers';
 import { singleUpload, uploadedFile } from '../http/upload';
 import { withStagedImage, type ImageKind } from '../images/image-store';
 import { adoptionAdDecider, type AdoptionCommand } from './adoption-ad';
@@ -30,12 +31,6 @@ const adImage: ImageKind = {
   invalid: M.imageInvalid,
 };
 const proofImage: ImageKind = { ...adImage, maxBytes: ADOPTION_LIMITS.proofImageMaxBytes };
-
-/** Signed-in only, with the spec's wording for each flow. */
-const signedIn =
-  (message: string): RequestHandler =>
-  (req, _res, next) =>
-    req.auth ? next() : next(unauthorized(req.headers.authorization ? 'Authentication required' : message));
 
 const toDetails = (input: AdoptionAdInput, imageUrl: string): PetDetails => ({
   name: input.name,
@@ -64,34 +59,18 @@ export function adoptionRoutes(deps: CommandDeps): Router {
   const run = (adId: string, command: AdoptionCommand, actorId: string) =>
     handleCommand(store, adoptionStream(adId), adoptionAdDecider, command, { actorId });
 
-  /**
-   * Which ad a request belongs to (request ids are global). The read model knows every request up to the
-   * adoption-ads checkpoint (read first); one sent a moment ago may lie past it, so the unprojected tail of the log
-   * is searched too. Otherwise withdrawing or answering right after the request answers 404.
-   */
+  /** Which ad a request belongs to (request ids are global), also right after it was sent. */
   const adOfRequest = async (requestId: string) => {
-    const checkpoint = await db
-      .knex('projection_checkpoints')
-      .where({ name: 'adoption-ads' })
-      .first<{ transaction_id: string; position: string } | undefined>('transaction_id', 'position');
-    const row = await db
-      .knex('adoption_requests')
-      .where({ id: requestId })
-      .first<{ ad_id: string } | undefined>('ad_id');
-    if (row) return row.ad_id;
-    const tail = await db.knex.raw<{ rows: { stream_id: string }[] }>(
-      `SELECT stream_id FROM events WHERE (transaction_id, position) > (?::text::xid8, ?::bigint)
-         AND type = 'AdoptionRequested' AND data->>'requestId' = ? LIMIT 1`,
-      [checkpoint?.transaction_id ?? '0', checkpoint?.position ?? '0', requestId],
-    );
-    const streamId = tail.rows[0]?.stream_id;
-    if (!streamId) throw notFound(M.requestNotFound);
-    return adIdOfStream(streamId);
-  };
-
-  const validUuid = (id: string, message: string) => {
-    if (!/^[0-9a-f-]{36}$/i.test(id)) throw notFound(message);
-    return id;
+    const found = await findRecordingStream(db.knex, {
+      projection: 'adoption-ads',
+      table: 'adoption_requests',
+      parentColumn: 'ad_id',
+      id: requestId,
+      eventType: 'AdoptionRequested',
+      idField: 'requestId',
+    });
+    if (!found) throw notFound(M.requestNotFound);
+    return 'parentId' in found ? found.parentId : adIdOfStream(found.streamId);
   };
 
   router.post(
@@ -123,7 +102,7 @@ export function adoptionRoutes(deps: CommandDeps): Router {
   );
 
   router.put('/requests/:requestId', signedIn('Authentication required'), async (req, res) => {
-    const requestId = validUuid(req.params.requestId as string, M.requestNotFound);
+    const requestId = uuidParam(req.params.requestId as string, M.requestNotFound);
     const { status } = requestDecisionBody.parse(req.body ?? {});
     const actorId = currentUserId(req);
     const adId = await adOfRequest(requestId);
@@ -137,7 +116,7 @@ export function adoptionRoutes(deps: CommandDeps): Router {
   });
 
   router.post('/requests/:requestId/withdraw', signedIn('Authentication required'), async (req, res) => {
-    const requestId = validUuid(req.params.requestId as string, M.requestNotFound);
+    const requestId = uuidParam(req.params.requestId as string, M.requestNotFound);
     const actorId = currentUserId(req);
     const adId = await adOfRequest(requestId);
     const result = await run(
@@ -154,7 +133,7 @@ export function adoptionRoutes(deps: CommandDeps): Router {
     limits.upload,
     singleUpload('image', ADOPTION_LIMITS.imageMaxBytes, M.imageTooLarge),
     async (req, res) => {
-      const adId = validUuid(req.params.id as string, M.adNotFound);
+      const adId = uuidParam(req.params.id as string, M.adNotFound);
       const actorId = currentUserId(req);
       const input = adoptionAdUpdateBody.parse(req.body ?? {});
       const file = uploadedFile(req);
@@ -183,7 +162,7 @@ export function adoptionRoutes(deps: CommandDeps): Router {
   );
 
   router.delete('/:id', signedIn('Authentication required'), async (req, res) => {
-    const adId = validUuid(req.params.id as string, M.adNotFound);
+    const adId = uuidParam(req.params.id as string, M.adNotFound);
     const actorId = currentUserId(req);
     const result = await run(
       adId,
@@ -200,7 +179,7 @@ export function adoptionRoutes(deps: CommandDeps): Router {
     limits.upload,
     singleUpload('petHistoryImage', ADOPTION_LIMITS.proofImageMaxBytes, M.imageTooLarge),
     async (req: Request, res) => {
-      const adId = validUuid(req.params.postId as string, M.adNotFound);
+      const adId = uuidParam(req.params.postId as string, M.adNotFound);
       const requesterId = currentUserId(req);
       const input = adoptionRequestBody.parse(req.body ?? {});
       const requestId = newIdFor(req, 'adoption-request');

@@ -1,7 +1,7 @@
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   startTestApp,
+  testImage,
   type ApiResponse,
   type TestApi,
   type TestApp,
@@ -25,9 +25,7 @@ const tokens: Partial<Record<Role, string>> = {};
 beforeAll(async () => {
   t = await startTestApp();
   api = t.api;
-  image = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#2a8' } })
-    .png()
-    .toBuffer();
+  image = await testImage(40, 30);
   const [author, other] = await Promise.all([api.registerVerifiedUser(), api.registerVerifiedUser()]);
   const admin = await api.post('/api/auth/signin', t.adminCredentials!);
   expect(admin.status).toBe(200);

@@ -1,8 +1,8 @@
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSISTENT_AFTER_HEADER } from '@pawhaven/contracts';
 import {
   startTestApp,
+  testImage,
   type ApiResponse,
   type Json,
   type RegisteredUser,
@@ -27,9 +27,7 @@ let image: Buffer;
 beforeAll(async () => {
   t = await startTestApp();
   api = t.api;
-  image = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#a35' } })
-    .png()
-    .toBuffer();
+  image = await testImage(40, 30);
   const users = await Promise.all(Array.from({ length: CONCURRENT + 1 }, () => api.registerVerifiedUser()));
   author = users[0]!;
   likers = users.slice(1);

@@ -1,4 +1,4 @@
-import { Router, type RequestHandler } from 'express';
+import { Router } from 'express';
 import {
   addCommentBody,
   COMMUNITY_LIMITS,
@@ -14,17 +14,11 @@ import {
   type LikeResponse,
   type PostDto,
 } from '@pawhaven/contracts';
-import {
-  badRequest,
-  currentUserId,
-  handleCommand,
-  loadState,
-  notFound,
-  unauthorized,
-} from '@pawhaven/platform';
+import { badRequest, currentUserId, handleCommand, loadState, notFound } from '@pawhaven/platform';
 import { userDecider, userStream, type UserState } from '../accounts/user';
 import type { CommandDeps } from '../deps';
 import { newIdFor } from '../http/idempotency';
+import { findRecordingStream, signedIn, uuidParam } from '../http/route-helpers';
 import { rateLimits } from '../http/rate-limits';
 import { singleUpload, uploadedFile } from '../http/upload';
 import { withStagedImage, type ImageKind } from '../images/image-store';
@@ -47,20 +41,6 @@ const postImage: ImageKind = {
  * checkpoint, in the tail of the log.
  */
 export const COMMENTS_PROJECTION = 'community-posts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Ids are UUIDs; anything else names nothing (404), and never reaches a uuid column. */
-const validUuid = (id: unknown, message: string): string => {
-  if (typeof id !== 'string' || !UUID.test(id)) throw notFound(message);
-  return id.toLowerCase();
-};
-
-/** Signed-in only: a visitor gets the spec's wording, a bad or ended token the usual one. */
-const signedIn =
-  (message: string): RequestHandler =>
-  (req, _res, next) =>
-    req.auth ? next() : next(unauthorized(req.headers.authorization ? 'Authentication required' : message));
 
 const authorDto = (u: UserState): AuthorDto | null =>
   u.status === 'unregistered'
@@ -118,29 +98,18 @@ export function communityRoutes(deps: CommandDeps): { posts: Router; comments: R
   const userOf = async (userId: string) => (await loadState(store, userStream(userId), userDecider)).state;
   const authorOf = async (userId: string) => authorDto(await userOf(userId));
 
-  /**
-   * Which post a comment belongs to (comment ids are global). The read model knows every comment up to its
-   * projection's checkpoint (read first); one added a moment ago may lie past it, so the unprojected tail of the log
-   * is searched too. Otherwise deleting a comment right after writing it would answer 404.
-   */
+  /** Which post a comment belongs to (comment ids are global), also right after it was written. */
   const postOfComment = async (commentId: string) => {
-    const checkpoint = await db
-      .knex('projection_checkpoints')
-      .where({ name: COMMENTS_PROJECTION })
-      .first<{ transaction_id: string; position: string } | undefined>('transaction_id', 'position');
-    const row = await db
-      .knex('post_comments')
-      .where({ id: commentId })
-      .first<{ post_id: string } | undefined>('post_id');
-    if (row) return row.post_id;
-    const tail = await db.knex.raw<{ rows: { stream_id: string }[] }>(
-      `SELECT stream_id FROM events WHERE (transaction_id, position) > (?::text::xid8, ?::bigint)
-         AND type = 'CommentAdded' AND data->>'commentId' = ? LIMIT 1`,
-      [checkpoint?.transaction_id ?? '0', checkpoint?.position ?? '0', commentId],
-    );
-    const streamId = tail.rows[0]?.stream_id;
-    if (!streamId) throw notFound(M.commentNotFound);
-    return postIdOfStream(streamId);
+    const found = await findRecordingStream(db.knex, {
+      projection: COMMENTS_PROJECTION,
+      table: 'post_comments',
+      parentColumn: 'post_id',
+      id: commentId,
+      eventType: 'CommentAdded',
+      idField: 'commentId',
+    });
+    if (!found) throw notFound(M.commentNotFound);
+    return 'parentId' in found ? found.parentId : postIdOfStream(found.streamId);
   };
 
   /** The post's likes as the read model has them, with this user's new state on top (the model may lag). */
@@ -200,7 +169,7 @@ export function communityRoutes(deps: CommandDeps): { posts: Router; comments: R
   );
 
   posts.put('/:id', signedIn(M.mustBeLoggedIn), async (req, res) => {
-    const postId = validUuid(req.params.id, M.postNotFound);
+    const postId = uuidParam(req.params.id, M.postNotFound);
     const actorId = currentUserId(req);
     const { caption } = editPostBody.parse(req.body ?? {});
     const result = await run(
@@ -225,7 +194,7 @@ export function communityRoutes(deps: CommandDeps): { posts: Router; comments: R
   });
 
   posts.delete('/:id', signedIn(M.mustBeLoggedIn), async (req, res) => {
-    const postId = validUuid(req.params.id, M.postNotFound);
+    const postId = uuidParam(req.params.id, M.postNotFound);
     const actorId = currentUserId(req);
     const result = await run(
       postId,
@@ -236,7 +205,7 @@ export function communityRoutes(deps: CommandDeps): { posts: Router; comments: R
   });
 
   posts.post('/:id/like', signedIn(M.mustBeLoggedIn), async (req, res) => {
-    const postId = validUuid(req.params.id, M.postNotFound);
+    const postId = uuidParam(req.params.id, M.postNotFound);
     const userId = currentUserId(req);
     const { state: post } = await loadState(store, postStream(postId), postDecider);
     const result = await handleCommand(
@@ -271,7 +240,7 @@ export function communityRoutes(deps: CommandDeps): { posts: Router; comments: R
   const comments = Router();
 
   comments.post('/:postId', signedIn(M.mustBeLoggedIn), async (req, res) => {
-    const postId = validUuid(req.params.postId, M.postNotFound);
+    const postId = uuidParam(req.params.postId, M.postNotFound);
     const authorId = currentUserId(req);
     const { content } = addCommentBody.parse(req.body ?? {});
     const commentId = newIdFor(req, 'comment');
@@ -285,7 +254,7 @@ export function communityRoutes(deps: CommandDeps): { posts: Router; comments: R
   });
 
   comments.post('/:postId/comments', signedIn(M.mustBeLoggedIn), async (req, res) => {
-    const postId = validUuid(req.params.postId, M.postNotFound);
+    const postId = uuidParam(req.params.postId, M.postNotFound);
     const authorId = currentUserId(req);
     const { content, parentCommentId } = replyBody.parse(req.body ?? {});
     // Ids are lower case; a parent id that is not one of this post's comments is refused by the decider.
@@ -307,7 +276,7 @@ export function communityRoutes(deps: CommandDeps): { posts: Router; comments: R
   });
 
   comments.delete('/:commentId', signedIn(M.mustBeLoggedIn), async (req, res) => {
-    const commentId = validUuid(req.params.commentId, M.commentNotFound);
+    const commentId = uuidParam(req.params.commentId, M.commentNotFound);
     const actorId = currentUserId(req);
     const postId = await postOfComment(commentId);
     const result = await run(

@@ -1,8 +1,8 @@
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '@pawhaven/platform';
 import {
   startTestApp,
+  testImage,
   TEST_PASSWORD,
   uniqueName,
   type ApiResponse,
@@ -37,9 +37,7 @@ const expectStatus = (res: ApiResponse, status: number) => expect(res.status, re
 
 let image: Buffer;
 beforeAll(async () => {
-  image = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#a52' } })
-    .png()
-    .toBuffer();
+  image = await testImage(40, 30);
 });
 
 const adFields = { name: 'Moti', age: '2', location: 'Lahore', petType: 'Dog', description: 'Friendly.' };

@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT, type JWTVerifyGetKey } from 'jose';
 import type { Config } from '@pawhaven/platform';
 import { createTestDatabase } from '@pawhaven/platform/testing';
@@ -113,6 +114,16 @@ export async function startTestApp(opts: StartTestAppOptions = {}): Promise<Test
     },
   };
 }
+
+/** A small real image (a solid colour) for upload tests, encoded as `format`. */
+export const testImage = (
+  width = 40,
+  height = 30,
+  format: 'png' | 'jpeg' | 'gif' | 'webp' | 'tiff' = 'png',
+) => {
+  const blank = sharp({ create: { width, height, channels: 3, background: { r: 200, g: 120, b: 40 } } });
+  return blank[format]().toBuffer();
+};
 
 let counter = 0;
 /** A unique lower-case name for this test run (usernames, e-mail local parts). */

@@ -1,10 +1,10 @@
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSISTENT_AFTER_HEADER } from '@pawhaven/contracts';
 import { PostgresEventStore, rebuildProjection } from '@pawhaven/platform';
 import { allProjections } from '@pawhaven/projections';
 import {
   startTestApp,
+  testImage,
   type ApiResponse,
   type Json,
   type RegisteredUser,
@@ -69,9 +69,7 @@ const settle = async () => {
 };
 
 async function publish(user: RegisteredUser, name: string, petType: string) {
-  const bytes = await sharp({ create: { width: 60, height: 40, channels: 3, background: '#964' } })
-    .png()
-    .toBuffer();
+  const bytes = await testImage(60, 40);
   const res = ok(
     await api.upload(
       '/api/adoptions',
