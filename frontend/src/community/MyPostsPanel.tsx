@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
+import { PanelHeader } from '../shared/ui/PanelHeader';
 import { useQuery } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -93,29 +94,17 @@ export function MyPostsPanel({
 
   return (
     <Box>
-      <Box
-        sx={{
-          display: 'flex',
-          alignItems: 'center',
-          justifyContent: 'space-between',
-          gap: 2,
-          flexWrap: 'wrap',
-          mb: 2,
-        }}
-      >
-        <Typography
-          variant={heading === 'h1' ? 'h4' : 'h5'}
-          component={heading}
-          sx={{ fontSize: heading === 'h1' ? { xs: '1.75rem', md: '2.125rem' } : undefined }}
-        >
-          {title}
-        </Typography>
-        {user && (
-          <Button component={RouterLink} to="/createpost" variant="contained" startIcon={<AddIcon />}>
-            Create Post
-          </Button>
-        )}
-      </Box>
+      <PanelHeader
+        title={title}
+        heading={heading}
+        action={
+          user && (
+            <Button component={RouterLink} to="/createpost" variant="contained" startIcon={<AddIcon />}>
+              Create Post
+            </Button>
+          )
+        }
+      />
       {body}
     </Box>
   );
