@@ -70,12 +70,10 @@ const DEMO_POSTS: DemoPost[] = [
 export async function seedDemoPosts(store: EventStore, knex: Knex): Promise<number> {
   const idOf = async (email: string) => (await claimOwner(store, emailClaimStream(email))) ?? null;
   let published = 0;
-  for (const [n, post] of DEMO_POSTS.entries()) {
+  for (const post of DEMO_POSTS) {
     const authorId = await idOf(post.author);
     if (!authorId) continue;
     const postId = randomUUID();
-    // Oldest first, a few hours apart, so the feed has an order.
-    const at = (minutes: number) => new Date(Date.now() - ((DEMO_POSTS.length - n) * 180 - minutes) * 60_000);
     const run = (command: PostCommand, actorId: string) =>
       handleCommand(store, postStream(postId), postDecider, command, { actorId });
     const bytes = await demoPicture(post.title, post.colors);
@@ -97,18 +95,17 @@ export async function seedDemoPosts(store: EventStore, knex: Knex): Promise<numb
             authorIsVeterinarian: post.isVet,
             caption: post.caption,
             imageUrl,
-            now: at(0),
+            now: new Date(),
           },
         },
         authorId,
       ),
     );
-    let minute = 10;
     const comment = async (c: DemoComment, parentCommentId: string | null) => {
       const by = await idOf(c.by);
       if (!by) return;
       const commentId = randomUUID();
-      const now = at(minute++);
+      const now = new Date();
       await run(
         parentCommentId
           ? {
@@ -130,7 +127,7 @@ export async function seedDemoPosts(store: EventStore, knex: Knex): Promise<numb
         postLikeDecider,
         {
           type: 'ToggleLike',
-          data: { postId, userId, postExists: true, postAuthorId: authorId, now: at(minute++) },
+          data: { postId, userId, postExists: true, postAuthorId: authorId, now: new Date() },
         },
         { actorId: userId },
       );
