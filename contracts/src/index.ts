@@ -6,3 +6,6 @@ export * from './events/adoption-events';
 export * from './events/adoption-values';
 export * from './community';
 export * from './events/community-events';
+export * from './chat';
+export * from './events/chat-events';
+export * from './notifications';

@@ -14,6 +14,7 @@ export * from './projections/held-back';
 export * from './projections/projector';
 export * from './projections/rebuild';
 export * from './projections/consistency';
+export * from './projections/notices';
 export * from './embedded/embedded-postgres';
 export * from './http/errors';
 export * from './command-handler';

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { START, type LogPosition, type RecordedEvent } from '../event-store/event-store';
 import { VISIBLE_HORIZON_SQL } from '../event-store/visibility';
+import { collectNotices } from './notices';
 import type { Projection } from './projection';
 
 export const PROJECTIONS_CHANNEL = 'pawhaven_projections';
@@ -40,7 +41,9 @@ export async function applyBatch(
     if (current.transactionId !== expected.transactionId || current.position !== expected.position) {
       throw new CheckpointMoved(`${projection.name} checkpoint moved`);
     }
-    for (const event of batch) if (handled.has(event.type)) await projection.apply(tx, event);
+    const notices = collectNotices();
+    for (const event of batch) if (handled.has(event.type)) await projection.apply(tx, event, notices);
+    await notices.send(tx);
     await tx.raw(
       `INSERT INTO projection_checkpoints (name, transaction_id, position, events_processed, updated_at)
        VALUES (?, ?::text::xid8, ?, ?, now())

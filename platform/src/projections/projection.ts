@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { RecordedEvent } from '../event-store/event-store';
+import type { Notices } from './notices';
 
 /** A named read model: which tables it owns, and how one event changes them. */
 export type Projection = {
@@ -11,7 +12,11 @@ export type Projection = {
   tables: readonly string[];
   /** Event types it reacts to; every other event only moves its checkpoint. */
   handles: readonly string[];
-  apply(tx: Knex.Transaction, event: RecordedEvent): Promise<void>;
+  /**
+   * Applies one event to the read model. Live projection also hands `notices`, for the realtime gateway
+   * (`notices.ts`); replays hand a sink that drops them.
+   */
+  apply(tx: Knex.Transaction, event: RecordedEvent, notices: Notices): Promise<void>;
 };
 
 export const defineProjection = (p: Projection): Projection => p;

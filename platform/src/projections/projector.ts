@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { EventStore, LogPosition, RecordedEvent } from '../event-store/event-store';
 import { logger } from '../logger';
 import { CheckpointMoved, PROJECTIONS_CHANNEL, readCheckpoint } from './checkpoints';
+import { collectNotices } from './notices';
 import type { Projection } from './projection';
 
 export type ProjectorOptions = { batchSize?: number; retryDelayMs?: number };
@@ -107,9 +108,11 @@ async function applyGroupBatch(
       const current = byName.get(m.name) ?? { transactionId: 0n, position: 0n };
       if (!samePosition(current, expected)) throw new MemberMoved(m);
     }
+    const notices = collectNotices();
     for (const event of batch) {
-      for (const m of members) if (m.handles.includes(event.type)) await m.apply(tx, event);
+      for (const m of members) if (m.handles.includes(event.type)) await m.apply(tx, event, notices);
     }
+    await notices.send(tx);
     await tx.raw(
       `INSERT INTO projection_checkpoints (name, transaction_id, position, events_processed, updated_at)
        SELECT n, ?::text::xid8, ?, ?, now() FROM unnest(?::text[]) AS n

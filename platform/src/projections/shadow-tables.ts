@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type pg from 'pg';
 import type { RecordedEvent } from '../event-store/event-store';
+import { NO_NOTICES } from './notices';
 import type { Projection } from './projection';
 
 /**
@@ -63,9 +64,9 @@ export class ShadowTables {
     return this.knex.transaction(fn, { connection: this.connection });
   }
 
-  /** Applies one event to the shadow copies, inside a transaction on the dedicated connection. */
+  /** Applies one event to the shadow copies, inside a transaction on the dedicated connection. History is not news. */
   async apply(tx: Knex.Transaction, event: RecordedEvent): Promise<void> {
-    if (this.handled.has(event.type)) await this.projection.apply(tx, event);
+    if (this.handled.has(event.type)) await this.projection.apply(tx, event, NO_NOTICES);
   }
 
   /**

@@ -1,0 +1,164 @@
+import { z } from 'zod';
+
+export const CHAT_LIMITS = {
+  /** A chat message is a message, not a document: long enough for a story, short enough for a push. */
+  messageMaxLength: 2000,
+  /** Messages per page of GET /api/messages/{conversationId}; the newest page comes first. */
+  messagesPageDefault: 50,
+  messagesPageMax: 100,
+  /** Conversation list preview (spec 001 §8). */
+  previewLength: 35,
+  /** Unread badge shows '9+' above this. */
+  unreadBadgeMax: 9,
+  typingIndicatorMs: 3000,
+  inputMaxHeightPx: 150,
+  mobileBreakpointPx: 1024,
+  /** Chat socket (spec 001 §8). */
+  socketReconnectionAttempts: 5,
+  socketReconnectionDelayMs: 1000,
+  socketReconnectionDelayMaxMs: 5000,
+  socketTimeoutMs: 20_000,
+  healthTimeoutMs: 5000,
+} as const;
+
+/** Every user-visible text of the chat pages and the server's refusals (spec 001 §3, §5, §8). */
+export const CHAT_MESSAGES = {
+  signInRequired: 'You need to sign in to access chat',
+  loading: 'Loading your messages...',
+  loadingConversation: 'Loading conversation...',
+  errorTitle: 'Error loading chat',
+  tryAgain: 'Try Again',
+  emptyTitle: 'Start a Conversation',
+  emptyText: 'Select a chat from your conversations or create a new one to begin messaging',
+  viewConversations: 'View Conversations',
+  messagesTitle: 'Messages',
+  searchPlaceholder: 'Search conversations...',
+  placeholderLastMessage: 'Start a conversation...',
+  cannotConnect: 'Cannot connect to chat server',
+  socketFailed: 'Failed to initialize chat connection',
+  rateLimited: 'Too many requests. Please wait a moment and try again.',
+  rateLimitedTitle: 'Rate Limited',
+  loadUsersFailed: 'Failed to load users',
+  // Server refusals
+  textRequired: 'Message cannot be empty',
+  textTooLong: `Message must be at most ${CHAT_LIMITS.messageMaxLength} characters`,
+  notYourself: 'You cannot start a conversation with yourself',
+  notMember: 'You are not a member of this conversation',
+  conversationNotFound: 'Conversation not found',
+  userNotFound: 'User not found',
+  messageNotFound: 'Message not found',
+  senderMismatch: 'You can only send messages as yourself',
+  onlyOwnConversations: 'You can only see your own conversations',
+  joinRefused: 'You can only join your own room',
+} as const;
+
+const id = (label: string) =>
+  z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(200, `${label} is too long`);
+
+/** POST /api/conversations: find or start the conversation of the two users (the sender is the caller). */
+export const startConversationBody = z.object({
+  senderId: id('senderId'),
+  receiverId: id('receiverId'),
+  /** Opened from an adoption card: the conversation shows which ad it is about. */
+  adId: z.string().trim().uuid('adId must be an ad id').optional(),
+});
+
+/** POST /api/messages and the socket's `sendMessage`. */
+export const sendMessageBody = z.object({
+  conversationId: z
+    .string({ error: 'conversationId is required' })
+    .trim()
+    .uuid('conversationId is not a conversation'),
+  senderId: id('senderId').optional(),
+  text: z
+    .string({ error: CHAT_MESSAGES.textRequired })
+    .trim()
+    .min(1, CHAT_MESSAGES.textRequired)
+    .max(CHAT_LIMITS.messageMaxLength, CHAT_MESSAGES.textTooLong),
+  /** The client's id for the message (a UUID): a retried send with the same id answers the same message. */
+  clientMessageId: z.string().trim().uuid('clientMessageId must be a UUID').optional(),
+  /** The client's clock when it was typed (the spec sends it); the server records its own time. */
+  timestamp: z.union([z.string(), z.number()]).optional(),
+});
+
+/** POST /api/conversations/{id}/delivered and /read: receipts up to a message. */
+export const receiptBody = z.object({
+  upToMessageId: z
+    .string({ error: 'upToMessageId is required' })
+    .trim()
+    .uuid('upToMessageId is not a message'),
+});
+
+export const messagesQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(CHAT_LIMITS.messagesPageMax)
+    .default(CHAT_LIMITS.messagesPageDefault),
+});
+
+export type ChatUserDto = {
+  _id: string;
+  id: string;
+  username: string;
+  profileImage: string | null;
+  isVeterinarian: boolean;
+};
+
+export type MessageStatus = 'sent' | 'delivered' | 'read';
+
+export type MessageDto = {
+  _id: string;
+  id: string;
+  conversationId: string;
+  senderId: string;
+  text: string;
+  clientMessageId: string;
+  createdAt: string;
+  /** For the sender's ticks: one (sent), two faint (delivered), two (read). */
+  status: MessageStatus;
+};
+
+export type ConversationDto = {
+  _id: string;
+  id: string;
+  /** Exactly two user ids (the spec's members / participants). */
+  members: string[];
+  participants: ChatUserDto[];
+  startedBy: string;
+  /** null until the first message: the client shows the placeholder 'Start a conversation...'. */
+  lastMessage: { text: string; senderId: string; createdAt: string } | null;
+  updatedAt: string;
+  createdAt: string;
+  /** Messages from the other member the caller has not read. */
+  unreadCount: number;
+  /** The adoption ad the chat was opened from, or null. */
+  ad: { _id: string; name: string; imageUrl: string | null } | null;
+};
+
+export type MessagePage = {
+  success: true;
+  /** Oldest first within the page; page 1 is the newest page. */
+  data: MessageDto[];
+  pagination: { page: number; limit: number; total: number; hasMore: boolean };
+};
+
+/** What the socket gateway pushes. */
+export type SocketEvents = {
+  getMessage: MessageDto;
+  userTyping: { userId: string; conversationId: string };
+  /** A receipt moved: the sender's ticks change. */
+  messagesStatus: {
+    conversationId: string;
+    userId: string;
+    upToMessageId: string;
+    status: 'delivered' | 'read';
+  };
+  presence: { userId: string; online: boolean };
+};

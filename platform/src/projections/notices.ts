@@ -1,0 +1,93 @@
+import type { Knex } from 'knex';
+import pg from 'pg';
+import { logger } from '../logger';
+
+/**
+ * Change notices: after a projector commits, the realtime gateway learns what changed (ARCHITECTURE §1). A
+ * projection pushes small notices (a kind and ids, never whole rows) while it applies an event; they are sent with
+ * `pg_notify` inside the projector's transaction, so PostgreSQL delivers them exactly when the read model they
+ * describe is committed, and never for a batch that rolled back. Rebuilds replay history and send none.
+ */
+export const CHANGES_CHANNEL = 'pawhaven_changes';
+
+export type ChangeNotice = { kind: string } & { [key: string]: string | number | boolean | null };
+
+export type Notices = { push(notice: ChangeNotice): void };
+
+/** For replays (rebuilds, tests): history is not news. */
+export const NO_NOTICES: Notices = { push() {} };
+
+/** PostgreSQL refuses NOTIFY payloads of 8,000 bytes or more. */
+const MAX_PAYLOAD = 7500;
+
+/** Collects a batch's notices; `send` queues them in the transaction (delivered at COMMIT). */
+export function collectNotices(): Notices & { send(tx: Knex.Transaction): Promise<void> } {
+  const pending: ChangeNotice[] = [];
+  return {
+    push: (notice) => void pending.push(notice),
+    async send(tx) {
+      let chunk: string[] = [];
+      let size = 2;
+      const flush = async () => {
+        if (chunk.length === 0) return;
+        await tx.raw('SELECT pg_notify(?, ?)', [CHANGES_CHANNEL, `[${chunk.join(',')}]`]);
+        chunk = [];
+        size = 2;
+      };
+      for (const notice of pending) {
+        const json = JSON.stringify(notice);
+        if (json.length + 1 > MAX_PAYLOAD) {
+          logger.warn({ kind: notice.kind, bytes: json.length }, 'change notice too large; dropped');
+          continue;
+        }
+        if (size + json.length + 1 > MAX_PAYLOAD) await flush();
+        chunk.push(json);
+        size += json.length + 1;
+      }
+      await flush();
+      pending.length = 0;
+    },
+  };
+}
+
+/**
+ * Follows the change notices of every projector (any process) on its own connection, reconnecting after a loss.
+ * `onNotices` gets each committed batch's notices in commit order.
+ */
+export async function listenForChanges(
+  connectionString: string,
+  onNotices: (notices: ChangeNotice[]) => void,
+): Promise<{ stop(): Promise<void> }> {
+  let stopped = false;
+  let client: pg.Client | undefined;
+  const connect = async (): Promise<void> => {
+    const c = new pg.Client({ connectionString });
+    c.on('notification', (msg) => {
+      if (msg.channel !== CHANGES_CHANNEL || !msg.payload) return;
+      try {
+        onNotices(JSON.parse(msg.payload) as ChangeNotice[]);
+      } catch (error) {
+        logger.error({ err: error }, 'change notice could not be handled');
+      }
+    });
+    c.on('error', (error) => {
+      logger.warn({ err: error }, 'change notices connection lost; reconnecting');
+      void c.end().catch(() => {});
+      if (!stopped) setTimeout(() => void connect().catch(retry), 1000);
+    });
+    await c.connect();
+    await c.query(`LISTEN ${CHANGES_CHANNEL}`);
+    client = c;
+  };
+  const retry = (error: unknown) => {
+    logger.warn({ err: error }, 'change notices: could not connect; retrying');
+    if (!stopped) setTimeout(() => void connect().catch(retry), 1000);
+  };
+  await connect();
+  return {
+    async stop() {
+      stopped = true;
+      await client?.end().catch(() => {});
+    },
+  };
+}
