@@ -9,10 +9,12 @@ import {
 } from '@pawhaven/platform';
 import { accountRoutes } from './accounts/routes';
 import { adoptionRoutes } from './adoption/routes';
+import { chatRoutes } from './chat/routes';
 import { communityRoutes } from './community/routes';
 import type { CommandDeps } from './deps';
 import { idempotentRequests } from './http/idempotency';
 import { rateLimiter } from './http/rate-limits';
+import { notificationRoutes } from './notifications/routes';
 
 /** The write side: every POST/PUT/PATCH/DELETE of the product. One router per bounded context. */
 export function createCommandApp(deps: CommandDeps, sessionIsOpen: SessionCheck): express.Express {
@@ -33,6 +35,8 @@ export function createCommandApp(deps: CommandDeps, sessionIsOpen: SessionCheck)
   const community = communityRoutes(deps);
   app.use('/api/posts', community.posts);
   app.use('/api/comments', community.comments);
+  app.use('/api', chatRoutes(deps));
+  app.use('/api/notifications', notificationRoutes(deps));
   app.use(notFoundHandler);
   app.use(errorHandler);
   return app;

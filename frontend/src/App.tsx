@@ -23,6 +23,9 @@ const PostsPage = lazy(() => import('./community/PostsPage'));
 const PostPage = lazy(() => import('./community/PostPage'));
 const CreatePostPage = lazy(() => import('./community/CreatePostPage'));
 const MyPostsPage = lazy(() => import('./community/MyPostsPage'));
+const ChatPage = lazy(() => import('./chat/ChatPage'));
+const MessagesPage = lazy(() => import('./chat/MessagesPage'));
+const NotificationsPage = lazy(() => import('./notifications/NotificationsPage'));
 
 const soon = (section: string) => <ComingSoonPage section={section} />;
 
@@ -67,10 +70,10 @@ export function App() {
           <Route path="profile/public/:userId" element={<PublicProfilePage />} />
 
           {/* Chat and notifications */}
-          <Route path="notifications" element={soon('Notifications')} />
-          <Route path="chat" element={soon('Inbox')} />
-          <Route path="chat/:recipientId" element={soon('Inbox')} />
-          <Route path="messages" element={soon('Messages')} />
+          <Route path="notifications" element={<NotificationsPage />} />
+          <Route path="chat" element={<ChatPage />} />
+          <Route path="chat/:recipientId" element={<ChatPage />} />
+          <Route path="messages" element={<MessagesPage />} />
 
           <Route path="*" element={<NotFoundPage />} />
         </Route>

@@ -6,6 +6,8 @@ import { adoptionAuditProjection } from './adoption/adoption-audit.projection';
 import { userAdoptionStatsProjection } from './adoption/user-adoption-stats.projection';
 import { communityPostsProjection } from './community/community-posts.projection';
 import { userActivityProjection } from './community/user-activity.projection';
+import { chatProjection } from './chat/chat.projection';
+import { notificationsProjection } from './notifications/notifications.projection';
 
 export { allMigrations, readModelMigrations } from './migrations';
 
@@ -18,4 +20,6 @@ export const allProjections: readonly Projection[] = [
   userAdoptionStatsProjection,
   communityPostsProjection,
   userActivityProjection,
+  chatProjection,
+  notificationsProjection,
 ];

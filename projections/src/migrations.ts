@@ -1,4 +1,6 @@
 import { platformMigrations, type Migration } from '@pawhaven/platform';
+import { chatMigration } from './chat/migration';
+import { notificationsMigration } from './notifications/migration';
 
 /** Read-model tables. Each projection owns its tables; a rebuild replays the log into copies and swaps them in. */
 export const readModelMigrations: Migration[] = [
@@ -177,6 +179,8 @@ export const readModelMigrations: Migration[] = [
       `);
     },
   },
+  chatMigration,
+  notificationsMigration,
 ];
 
 /** Every schema change of the product: the platform's tables first, then the read models. */

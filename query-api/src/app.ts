@@ -10,9 +10,11 @@ import {
 import { accountQueries } from './accounts/routes';
 import { adminQueries } from './admin/routes';
 import { adoptionQueries } from './adoption/routes';
+import { chatQueries } from './chat/routes';
 import { communityQueries } from './community/routes';
 import type { QueryDeps } from './deps';
 import { consistentReads } from './http/consistency';
+import { notificationQueries } from './notifications/routes';
 import { systemQueries } from './system/routes';
 
 /** The read side: every GET of the product, served from read models. */
@@ -31,6 +33,8 @@ export function createQueryApp(deps: QueryDeps, sessionIsOpen: SessionCheck): ex
   app.use('/api/auth', accountQueries(deps));
   app.use('/api/adoptions', adoptionQueries(deps));
   app.use('/api/posts', communityQueries(deps));
+  app.use('/api', chatQueries(deps));
+  app.use('/api/notifications', notificationQueries(deps));
   app.use('/api/admin', adminQueries(deps));
   app.use(notFoundHandler);
   app.use(errorHandler);

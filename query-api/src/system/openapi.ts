@@ -23,6 +23,8 @@ import {
   verifyRegistrationBody,
   verifyResetCodeBody,
 } from '@pawhaven/contracts';
+import { chatOperations } from '../chat/openapi';
+import { notificationOperations } from '../notifications/openapi';
 
 /** One call of the API. The schemas are the very zod schemas its route validates with. */
 export type Operation = {
@@ -184,6 +186,9 @@ export const operations: Record<string, Operation> = {
   },
   'GET /api/posts/user/:userId': { summary: "A user's posts, newest first" },
   'GET /api/posts/:id': { summary: 'One post with all its comments' },
+
+  ...chatOperations,
+  ...notificationOperations,
 
   // ── System ──
   'GET /api/health': { summary: 'Health of each part' },

@@ -1,0 +1,4 @@
+/** TODO: built by the chat and notifications work (issue 8). */
+export default function NotificationsPage() {
+  return null;
+}

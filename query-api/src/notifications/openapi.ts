@@ -1,0 +1,4 @@
+import type { Operation } from '../system/openapi';
+
+/** The notification calls, for the OpenAPI document (TODO). */
+export const notificationOperations: Record<string, Operation> = {};
