@@ -9,3 +9,4 @@ export type { UserEvent, UserEventType } from './accounts/user';
 export { ensureDemoUsers, DEMO_PASSWORD } from './accounts/demo-users';
 export { seedDemoAds } from './adoption/demo-ads';
 export { seedDemoPosts } from './community/demo-posts';
+export { chatCommands, type ChatCommands } from './chat/routes';

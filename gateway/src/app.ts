@@ -6,7 +6,9 @@ import express from 'express';
 import helmet from 'helmet';
 import type { JWTVerifyGetKey } from 'jose';
 import {
+  chatCommands,
   CodeHasher,
+  type CommandDeps,
   createCommandApp,
   createMailer,
   ensureAdmin,
@@ -104,18 +106,16 @@ export async function startApp(opts: StartOptions): Promise<RunningApp> {
 
   const sessions = sessionChecks(db.knex);
   const presence = new Presence();
-  const commandApp = createCommandApp(
-    {
-      config,
-      db,
-      store,
-      tokens,
-      codes,
-      mailer: createMailer(config, db.knex),
-      google: config.GOOGLE_CLIENT_ID ? googleVerifier(config.GOOGLE_CLIENT_ID, opts.googleKeys) : undefined,
-    },
-    sessions.fromLog,
-  );
+  const commandDeps: CommandDeps = {
+    config,
+    db,
+    store,
+    tokens,
+    codes,
+    mailer: createMailer(config, db.knex),
+    google: config.GOOGLE_CLIENT_ID ? googleVerifier(config.GOOGLE_CLIENT_ID, opts.googleKeys) : undefined,
+  };
+  const commandApp = createCommandApp(commandDeps, sessions.fromLog);
   const queryApp = createQueryApp(
     { config, db, store, tokens, consistency, projections: allProjections, presence },
     sessions.fromReadModel,
@@ -166,7 +166,16 @@ export async function startApp(opts: StartOptions): Promise<RunningApp> {
   const housekeeping = await startHousekeeping(db.knex);
 
   const server = createServer(gateway);
-  const io = attachRealtime(server, tokens, sessions.fromLog, presence);
+  // A message sent over the socket is command-api's SendMessage, with the same rules and limit as POST /api/messages.
+  const chat = chatCommands(commandDeps);
+  const realtime = await attachRealtime(server, {
+    tokens,
+    sessionIsOpen: sessions.fromLog,
+    presence,
+    pool: db.pool,
+    connectionString: opts.databaseUrl,
+    sendMessage: (userId, body) => chat.send(userId, body),
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, resolve);
@@ -187,7 +196,7 @@ export async function startApp(opts: StartOptions): Promise<RunningApp> {
     async stop() {
       abort.abort();
       await new Promise<void>((resolve) => {
-        void io.close();
+        void realtime.close();
         server.close(() => resolve());
         server.closeAllConnections();
       });

@@ -39,6 +39,8 @@ const envSchema = z.object({
   RATE_LIMIT_NEW_ADS: z.coerce.number().int().positive().default(10),
   RATE_LIMIT_ADOPTION_REQUESTS: z.coerce.number().int().positive().default(20),
   RATE_LIMIT_WRITES: z.coerce.number().int().positive().default(300),
+  /** Chat messages and receipts per user per window (over HTTP and the socket alike). */
+  RATE_LIMIT_MESSAGES: z.coerce.number().int().positive().default(600),
   /**
    * Behind a reverse proxy (the distributed deployment's nginx), how many proxy hops to trust for the client address
    * that rate limits key on; 0 trusts none (the embedded default, where clients connect directly).

@@ -20,6 +20,9 @@ type LimitDefinition = {
 };
 
 const isUpload = (req: Request) => typeof req.is('multipart/form-data') === 'string';
+/** Sending a message and its receipts count against `messages` instead of `write`. */
+const isChat = (req: Request) =>
+  req.method === 'POST' && /^\/api\/(messages\/?$|conversations\/[^/]+\/(read|delivered)\/?$)/.test(req.path);
 const isRead = (req: Request) => req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS';
 
 /**
@@ -43,8 +46,10 @@ export const RATE_LIMITS = {
   newAd: { setting: 'RATE_LIMIT_NEW_ADS', key: 'user' },
   /** Adoption requests sent. */
   adoptionRequest: { setting: 'RATE_LIMIT_ADOPTION_REQUESTS', key: 'user' },
-  /** Every write (POST, PUT, PATCH, DELETE) of the command side, on top of the limits above. */
-  write: { setting: 'RATE_LIMIT_WRITES', key: 'user', skip: isRead },
+  /** Chat messages and their receipts, sent over HTTP or the socket: a budget of their own, chat is chatty. */
+  messages: { setting: 'RATE_LIMIT_MESSAGES', key: 'user' },
+  /** Every other write (POST, PUT, PATCH, DELETE) of the command side, on top of the limits above. */
+  write: { setting: 'RATE_LIMIT_WRITES', key: 'user', skip: (req) => isRead(req) || isChat(req) },
 } as const satisfies Record<string, LimitDefinition>;
 
 export type RateLimitName = keyof typeof RATE_LIMITS;
@@ -68,6 +73,20 @@ export function rateLimiter(deps: { config: Config; db: Database }, name: RateLi
       res.status(429).json({ message: TOO_MANY, error: TOO_MANY });
     },
   });
+}
+
+/**
+ * The same limit for work that does not arrive as an HTTP request (a message sent over the socket): counts one
+ * use by the user and answers whether it is within the limit.
+ */
+export function rateLimitCounter(deps: { config: Config; db: Database }, name: RateLimitName) {
+  const definition: LimitDefinition = RATE_LIMITS[name];
+  const store = new PostgresRateLimitStore(deps.db.pool, name);
+  store.init({ windowMs: deps.config.RATE_LIMIT_WINDOW_SECONDS * 1000 } as Parameters<typeof store.init>[0]);
+  return async (userId: string): Promise<boolean> => {
+    const { totalHits } = await store.increment(`user:${userId}`);
+    return totalHits <= deps.config[definition.setting];
+  };
 }
 
 /** Every limiter, by name, for a router to place in front of its handlers. */

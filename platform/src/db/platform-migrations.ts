@@ -101,4 +101,17 @@ export const platformMigrations: Migration[] = [
       `);
     },
   },
+  {
+    name: '0005_platform_socket_io_attachments',
+    async up(knex) {
+      await knex.raw(`
+        -- @socket.io/postgres-adapter: packets too large for a NOTIFY between query-api processes.
+        CREATE TABLE socket_io_attachments (
+          id         bigserial UNIQUE,
+          created_at timestamptz DEFAULT now(),
+          payload    bytea
+        );
+      `);
+    },
+  },
 ];

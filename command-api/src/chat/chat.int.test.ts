@@ -1,0 +1,366 @@
+import { randomUUID } from 'node:crypto';
+import { io, type Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHAT_MESSAGES as M } from '@pawhaven/contracts';
+import {
+  startTestApp,
+  type RegisteredUser,
+  type TestApi,
+  type TestApp,
+} from '../../../gateway/src/support/test-app';
+
+/**
+ * The chat over real HTTP and real sockets: find-or-create under a race, who may read and send, idempotent
+ * retried sends, receipts and unread counts, live delivery to the right sockets only, and two gateways on one
+ * database delivering to each other.
+ */
+
+let t: TestApp;
+let api: TestApi;
+let alice: RegisteredUser;
+let bob: RegisteredUser;
+let mallory: RegisteredUser;
+const sockets: Socket[] = [];
+
+beforeAll(async () => {
+  t = await startTestApp();
+  api = t.api;
+  [alice, bob, mallory] = await Promise.all([
+    api.registerVerifiedUser(),
+    api.registerVerifiedUser(),
+    api.registerVerifiedUser(),
+  ]);
+});
+afterAll(async () => {
+  for (const s of sockets) s.close();
+  await t?.stop();
+});
+
+const eventCount = async () =>
+  Number((await t.db.pool.query<{ n: string }>('SELECT count(*) AS n FROM events')).rows[0]!.n);
+const streamEvents = async (conversationId: string) =>
+  (
+    await t.db.pool.query<{ type: string }>(
+      'SELECT type FROM events WHERE stream_id = $1 ORDER BY stream_revision',
+      [`conversation-${conversationId}`],
+    )
+  ).rows.map((r) => r.type);
+const consistent = (position: string) => ({ 'X-Consistent-After': position });
+
+const start = async (from: RegisteredUser, to: RegisteredUser) => {
+  const res = await api.post(
+    '/api/conversations',
+    { senderId: from.user._id, receiverId: to.user._id },
+    from.token,
+  );
+  expect(res.status, res.text).toBe(200);
+  return res.body as { data: { _id: string }; position?: string };
+};
+const send = (from: RegisteredUser, conversationId: string, text: string, clientMessageId = randomUUID()) =>
+  api.post('/api/messages', { conversationId, senderId: from.user._id, text, clientMessageId }, from.token);
+
+/** A connected socket of `user` on `url`, collecting every event it gets. */
+async function connect(user: RegisteredUser, url = t.url) {
+  const socket = io(url, {
+    path: '/socket.io',
+    auth: { token: user.token },
+    transports: ['websocket'],
+    reconnection: false,
+  });
+  sockets.push(socket);
+  const got: { event: string; payload: unknown }[] = [];
+  socket.onAny((event: string, payload: unknown) => got.push({ event, payload }));
+  await new Promise<void>((resolve, reject) => {
+    socket.on('connect', () => resolve());
+    socket.on('connect_error', reject);
+  });
+  const waitFor = async (event: string, match: (p: any) => boolean = () => true, ms = 5000) => {
+    const until = Date.now() + ms;
+    for (;;) {
+      const hit = got.find((g) => g.event === event && match(g.payload));
+      if (hit) return hit.payload as any;
+      if (Date.now() > until) throw new Error(`no ${event} within ${ms} ms; got ${JSON.stringify(got)}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+  return { socket, got, waitFor };
+}
+
+describe('starting a conversation', () => {
+  it('gives two users opening a chat with each other at the same moment one conversation', async () => {
+    const [carol, dave] = await Promise.all([api.registerVerifiedUser(), api.registerVerifiedUser()]);
+    const [a, b] = await Promise.all([start(carol, dave), start(dave, carol)]);
+    expect(a.data._id).toBe(b.data._id);
+    expect(await streamEvents(a.data._id)).toEqual(['ConversationStarted']);
+    // And again later: still the same, nothing new.
+    const again = await start(dave, carol);
+    expect(again.data._id).toBe(a.data._id);
+    expect(await streamEvents(a.data._id)).toEqual(['ConversationStarted']);
+  });
+
+  it('refuses oneself (400), an unknown user (404), someone else as sender (403) and visitors (401); appends nothing', async () => {
+    const before = await eventCount();
+    const self = await api.post(
+      '/api/conversations',
+      { senderId: alice.user._id, receiverId: alice.user._id },
+      alice.token,
+    );
+    expect([self.status, self.body.message]).toEqual([400, M.notYourself]);
+    const nobody = await api.post(
+      '/api/conversations',
+      { senderId: alice.user._id, receiverId: randomUUID() },
+      alice.token,
+    );
+    expect([nobody.status, nobody.body.message]).toEqual([404, M.userNotFound]);
+    const spoof = await api.post(
+      '/api/conversations',
+      { senderId: bob.user._id, receiverId: mallory.user._id },
+      alice.token,
+    );
+    expect(spoof.status).toBe(403);
+    const visitor = await api.post('/api/conversations', {
+      senderId: alice.user._id,
+      receiverId: bob.user._id,
+    });
+    expect(visitor.status).toBe(401);
+    expect(await eventCount()).toBe(before);
+  });
+
+  it('finds an existing conversation for either member, 404 when there is none, 403 for others', async () => {
+    const c = await start(alice, bob);
+    const found = await api.get(
+      `/api/conversations/find/${bob.user._id}/${alice.user._id}`,
+      bob.token,
+      consistent(c.position ?? '0'),
+    );
+    expect(found.status, found.text).toBe(200);
+    expect(found.body.data._id).toBe(c.data._id);
+    expect(found.body.data.members.sort()).toEqual([alice.user._id, bob.user._id].sort());
+    const none = await api.get(`/api/conversations/find/${alice.user._id}/${mallory.user._id}`, alice.token);
+    expect([none.status, none.body.message]).toEqual([404, M.conversationNotFound]);
+    const nosy = await api.get(`/api/conversations/find/${alice.user._id}/${bob.user._id}`, mallory.token);
+    expect(nosy.status).toBe(403);
+  });
+});
+
+describe('messages', () => {
+  it('lets members send and read; others are refused and nothing is appended', async () => {
+    const c = await start(alice, bob);
+    const sent = await send(alice, c.data._id, '  Is Luna still looking for a home?  ');
+    expect(sent.status, sent.text).toBe(201);
+    expect(sent.body.data).toMatchObject({
+      text: 'Is Luna still looking for a home?',
+      senderId: alice.user._id,
+      status: 'sent',
+    });
+
+    const before = await eventCount();
+    const intruder = await send(mallory, c.data._id, 'hi');
+    expect([intruder.status, intruder.body.message]).toEqual([403, M.notMember]);
+    const empty = await send(bob, c.data._id, '   ');
+    expect(empty.status).toBe(400);
+    const long = await send(bob, c.data._id, 'x'.repeat(2001));
+    expect([long.status, long.body.message]).toEqual([400, M.textTooLong]);
+    const visitor = await api.post('/api/messages', { conversationId: c.data._id, text: 'hi' });
+    expect(visitor.status).toBe(401);
+    const spoof = await api.post(
+      '/api/messages',
+      { conversationId: c.data._id, senderId: bob.user._id, text: 'hi' },
+      alice.token,
+    );
+    expect(spoof.status).toBe(403);
+    expect(await eventCount()).toBe(before);
+
+    const page = await api.get(`/api/messages/${c.data._id}`, bob.token, consistent(sent.body.position));
+    expect(page.status).toBe(200);
+    expect(page.body.data.map((m: { text: string }) => m.text)).toContain(
+      'Is Luna still looking for a home?',
+    );
+    const nosy = await api.get(`/api/messages/${c.data._id}`, mallory.token);
+    expect(nosy.status).toBe(403);
+    const others = await api.get(`/api/conversations/${alice.user._id}`, mallory.token);
+    expect(others.status).toBe(403);
+  });
+
+  it('answers a retried send with the message already sent: one event, one message', async () => {
+    const c = await start(alice, bob);
+    const clientMessageId = randomUUID();
+    const results = await Promise.all(
+      [1, 2, 3].map(() => send(bob, c.data._id, 'Yes she is!', clientMessageId)),
+    );
+    for (const r of results) expect(r.status, r.text).toBe(201);
+    expect(new Set(results.map((r) => r.body.data._id)).size).toBe(1);
+    const sentEvents = (await streamEvents(c.data._id)).filter((type) => type === 'MessageSent');
+    const page = await api.get(
+      `/api/messages/${c.data._id}`,
+      bob.token,
+      consistent(results[0]!.body.position ?? '0'),
+    );
+    expect(
+      page.body.data.filter((m: { clientMessageId: string }) => m.clientMessageId === clientMessageId),
+    ).toHaveLength(1);
+    expect(sentEvents.length).toBe(page.body.pagination.total);
+  });
+
+  it('pages the newest messages first, each page oldest first', async () => {
+    const [carol, dave] = await Promise.all([api.registerVerifiedUser(), api.registerVerifiedUser()]);
+    const c = await start(carol, dave);
+    let position = '0';
+    for (let i = 1; i <= 5; i++) position = (await send(carol, c.data._id, `message ${i}`)).body.position;
+    const first = await api.get(`/api/messages/${c.data._id}?limit=2`, dave.token, consistent(position));
+    expect(first.body.data.map((m: { text: string }) => m.text)).toEqual(['message 4', 'message 5']);
+    expect(first.body.pagination).toMatchObject({ page: 1, total: 5, hasMore: true });
+    const last = await api.get(`/api/messages/${c.data._id}?limit=2&page=3`, dave.token);
+    expect(last.body.data.map((m: { text: string }) => m.text)).toEqual(['message 1']);
+    expect(last.body.pagination.hasMore).toBe(false);
+  });
+
+  it('counts unread messages and turns the ticks delivered, then read', async () => {
+    const [carol, dave] = await Promise.all([api.registerVerifiedUser(), api.registerVerifiedUser()]);
+    const c = await start(carol, dave);
+    await send(carol, c.data._id, 'one');
+    const two = await send(carol, c.data._id, 'two');
+    const list = await api.get(
+      `/api/conversations/${dave.user._id}`,
+      dave.token,
+      consistent(two.body.position),
+    );
+    expect(list.body.data[0]).toMatchObject({
+      _id: c.data._id,
+      unreadCount: 2,
+      lastMessage: { text: 'two' },
+    });
+
+    const delivered = await api.post(
+      `/api/conversations/${c.data._id}/delivered`,
+      { upToMessageId: two.body.data._id },
+      dave.token,
+    );
+    expect(delivered.status, delivered.text).toBe(200);
+    let page = await api.get(`/api/messages/${c.data._id}`, carol.token, consistent(delivered.body.position));
+    expect(page.body.data.map((m: { status: string }) => m.status)).toEqual(['delivered', 'delivered']);
+
+    const read = await api.post(
+      `/api/conversations/${c.data._id}/read`,
+      { upToMessageId: two.body.data._id },
+      dave.token,
+    );
+    page = await api.get(`/api/messages/${c.data._id}`, carol.token, consistent(read.body.position));
+    expect(page.body.data.map((m: { status: string }) => m.status)).toEqual(['read', 'read']);
+    const after = await api.get(
+      `/api/conversations/${dave.user._id}`,
+      dave.token,
+      consistent(read.body.position),
+    );
+    expect(after.body.data[0].unreadCount).toBe(0);
+
+    const before = await eventCount();
+    const nosy = await api.post(
+      `/api/conversations/${c.data._id}/read`,
+      { upToMessageId: two.body.data._id },
+      mallory.token,
+    );
+    expect(nosy.status).toBe(403);
+    expect(await eventCount()).toBe(before);
+  });
+});
+
+describe('sockets', () => {
+  it('deliver a message live to both members and to nobody else; typing reaches the other member only', async () => {
+    const c = await start(alice, bob);
+    const [a, b, m] = await Promise.all([connect(alice), connect(bob), connect(mallory)]);
+    const clientMessageId = randomUUID();
+    const ack = await a.socket.timeout(5000).emitWithAck('sendMessage', {
+      conversationId: c.data._id,
+      senderId: alice.user._id,
+      text: 'Sent over the socket',
+      clientMessageId,
+      timestamp: Date.now(),
+    });
+    expect(ack).toMatchObject({ ok: true, message: { text: 'Sent over the socket', clientMessageId } });
+    const got = await b.waitFor('getMessage', (p) => p.clientMessageId === clientMessageId);
+    expect(got).toMatchObject({ conversationId: c.data._id, senderId: alice.user._id });
+    await a.waitFor('getMessage', (p) => p.clientMessageId === clientMessageId);
+
+    a.socket.emit('userTyping', { conversationId: c.data._id });
+    expect(await b.waitFor('userTyping')).toEqual({ userId: alice.user._id, conversationId: c.data._id });
+    // Mallory typing "into" their conversation reaches nobody.
+    m.socket.emit('userTyping', { conversationId: c.data._id });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(a.got.filter((g) => g.event === 'userTyping')).toHaveLength(0);
+    expect(m.got.filter((g) => g.event === 'getMessage' || g.event === 'userTyping')).toHaveLength(0);
+  });
+
+  it('refuse joining another user’s room, and a send by a non-member or with bad text', async () => {
+    const c = await start(alice, bob);
+    const m = await connect(mallory);
+    expect(await m.socket.timeout(5000).emitWithAck('join', alice.user._id)).toEqual({
+      ok: false,
+      message: M.joinRefused,
+    });
+    expect(await m.socket.timeout(5000).emitWithAck('join', mallory.user._id)).toEqual({ ok: true });
+    const before = await eventCount();
+    expect(
+      await m.socket
+        .timeout(5000)
+        .emitWithAck('sendMessage', { conversationId: c.data._id, text: 'let me in' }),
+    ).toMatchObject({ ok: false, status: 403, message: M.notMember });
+    const a = await connect(alice);
+    expect(
+      await a.socket
+        .timeout(5000)
+        .emitWithAck('sendMessage', { conversationId: c.data._id, text: 'nul \u0000 byte' }),
+    ).toMatchObject({ ok: false, status: 400 });
+    expect(await a.socket.timeout(5000).emitWithAck('sendMessage', 'not an object')).toMatchObject({
+      ok: false,
+      status: 400,
+    });
+    expect(await eventCount()).toBe(before);
+  });
+
+  it('tell a sender live when the message was read', async () => {
+    const c = await start(alice, bob);
+    const a = await connect(alice);
+    const sent = await send(alice, c.data._id, 'Read me');
+    await api.post(`/api/conversations/${c.data._id}/read`, { upToMessageId: sent.body.data._id }, bob.token);
+    expect(await a.waitFor('messagesStatus', (p) => p.upToMessageId === sent.body.data._id)).toEqual({
+      conversationId: c.data._id,
+      userId: bob.user._id,
+      upToMessageId: sent.body.data._id,
+      status: 'read',
+    });
+  });
+});
+
+describe('two gateways on one database', () => {
+  it('deliver messages and typing from a socket on one to a socket on the other', async () => {
+    const second = await startTestApp({ db: t.db });
+    try {
+      const c = await start(alice, bob);
+      const [a, b] = await Promise.all([connect(alice, t.url), connect(bob, second.url)]);
+      const clientMessageId = randomUUID();
+      const ack = await a.socket.timeout(5000).emitWithAck('sendMessage', {
+        conversationId: c.data._id,
+        text: 'Across processes',
+        clientMessageId,
+      });
+      expect(ack.ok).toBe(true);
+      await b.waitFor('getMessage', (p) => p.clientMessageId === clientMessageId);
+      // Exactly once, although both gateways heard the change notice.
+      await new Promise((r) => setTimeout(r, 300));
+      expect(
+        b.got.filter(
+          (g) => g.event === 'getMessage' && (g.payload as any).clientMessageId === clientMessageId,
+        ),
+      ).toHaveLength(1);
+      b.socket.emit('userTyping', { conversationId: c.data._id });
+      expect(await a.waitFor('userTyping')).toEqual({ userId: bob.user._id, conversationId: c.data._id });
+      expect(await a.socket.timeout(5000).emitWithAck('presence', bob.user._id)).toEqual({
+        userId: bob.user._id,
+        online: true,
+      });
+    } finally {
+      await second.app.stop();
+    }
+  });
+});
