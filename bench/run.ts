@@ -12,6 +12,7 @@ import { renderTable } from './lib/table';
 import type { BenchContext, BenchRow, BenchSection } from './lib/types';
 import { adoptionListingThroughput, adoptionRequestLatency } from './sections/adoption';
 import { appendThroughput } from './sections/append-throughput';
+import { chatDeliveryLatency } from './sections/chat';
 import { communityFeedThroughput, communityLikeLatency } from './sections/community';
 
 const sections: BenchSection[] = [
@@ -20,6 +21,7 @@ const sections: BenchSection[] = [
   adoptionListingThroughput,
   communityLikeLatency,
   communityFeedThroughput,
+  chatDeliveryLatency,
 ];
 
 const CELL_MS = Number(process.env.BENCH_CELL_MS ?? 3000);

@@ -10,3 +10,4 @@ export { ensureDemoUsers, DEMO_PASSWORD } from './accounts/demo-users';
 export { seedDemoAds } from './adoption/demo-ads';
 export { seedDemoPosts } from './community/demo-posts';
 export { chatCommands, type ChatCommands } from './chat/routes';
+export { conversationIdFor } from './chat/conversation';

@@ -195,8 +195,9 @@ export async function startApp(opts: StartOptions): Promise<RunningApp> {
     ],
     async stop() {
       abort.abort();
+      // Sockets first: their goodbyes (presence) still need the database.
+      await realtime.close();
       await new Promise<void>((resolve) => {
-        void realtime.close();
         server.close(() => resolve());
         server.closeAllConnections();
       });

@@ -2,8 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT_MESSAGES as M } from '@pawhaven/contracts';
+import { PostgresEventStore, rebuildProjection } from '@pawhaven/platform';
+import { allProjections } from '@pawhaven/projections';
 import {
   startTestApp,
+  type Json,
   type RegisteredUser,
   type TestApi,
   type TestApp,
@@ -74,11 +77,11 @@ async function connect(user: RegisteredUser, url = t.url) {
     socket.on('connect', () => resolve());
     socket.on('connect_error', reject);
   });
-  const waitFor = async (event: string, match: (p: any) => boolean = () => true, ms = 5000) => {
+  const waitFor = async (event: string, match: (p: Json) => boolean = () => true, ms = 5000) => {
     const until = Date.now() + ms;
     for (;;) {
       const hit = got.find((g) => g.event === event && match(g.payload));
-      if (hit) return hit.payload as any;
+      if (hit) return hit.payload as Json;
       if (Date.now() > until) throw new Error(`no ${event} within ${ms} ms; got ${JSON.stringify(got)}`);
       await new Promise((r) => setTimeout(r, 20));
     }
@@ -350,7 +353,7 @@ describe('two gateways on one database', () => {
       await new Promise((r) => setTimeout(r, 300));
       expect(
         b.got.filter(
-          (g) => g.event === 'getMessage' && (g.payload as any).clientMessageId === clientMessageId,
+          (g) => g.event === 'getMessage' && (g.payload as Json).clientMessageId === clientMessageId,
         ),
       ).toHaveLength(1);
       b.socket.emit('userTyping', { conversationId: c.data._id });
@@ -362,5 +365,37 @@ describe('two gateways on one database', () => {
     } finally {
       await second.app.stop();
     }
+  });
+});
+
+describe('rebuilding the chat projection', () => {
+  it('reproduces identical conversations, receipts, unread counts and messages, even from tampered tables', async () => {
+    const c = await start(alice, bob);
+    await send(alice, c.data._id, 'before the rebuild');
+    const last = await send(bob, c.data._id, 'me too');
+    const read = await api.post(
+      `/api/conversations/${c.data._id}/read`,
+      { upToMessageId: last.body.data._id },
+      alice.token,
+    );
+    const settled = await api.get('/api/config', undefined, consistent(read.body.position));
+    expect(settled.headers.get('x-consistency')).toBe('consistent');
+    const dump = async () => ({
+      conversations: (await t.db.pool.query('SELECT * FROM conversations ORDER BY id')).rows,
+      members: (await t.db.pool.query('SELECT * FROM conversation_members ORDER BY user_id, conversation_id'))
+        .rows,
+      messages: (await t.db.pool.query('SELECT * FROM chat_messages ORDER BY id')).rows,
+    });
+    const before = await dump();
+    await t.db.pool.query(`UPDATE conversation_members SET unread_count = 42, read_seq = 0`);
+    await t.db.pool.query(`DELETE FROM chat_messages WHERE seq = 1`);
+    await t.db.pool.query(`UPDATE conversations SET last_text = 'tampered'`);
+    expect(await dump()).not.toEqual(before);
+
+    const store = new PostgresEventStore(t.db.pool);
+    const chat = allProjections.find((p) => p.name === 'chat')!;
+    const result = await rebuildProjection(t.db.knex, store, chat);
+    expect(result.processed).toBeGreaterThan(0);
+    expect(await dump()).toEqual(before);
   });
 });

@@ -11,7 +11,7 @@ import {
   type MessageDto,
 } from '@pawhaven/contracts';
 import { currentUserId, forbidden, handleCommand, loadState, tooMany } from '@pawhaven/platform';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { userDecider, userStream, type UserState } from '../accounts/user';
 import type { CommandDeps } from '../deps';
 import { rateLimitCounter } from '../http/rate-limits';

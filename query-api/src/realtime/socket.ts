@@ -61,6 +61,7 @@ export async function attachRealtime(server: HttpServer, deps: RealtimeDeps) {
   const io = new Server(server, { path: '/socket.io', serveClient: false, cors: { origin: false } });
   io.adapter(createAdapter(deps.pool, { errorHandler: (e) => logger.warn({ err: e }, 'socket.io adapter') }));
 
+  let closing = false;
   io.use(async (socket, next) => {
     const token = (socket.handshake.auth as { token?: string } | undefined)?.token;
     const claims = typeof token === 'string' ? await deps.tokens.verify(token) : null;
@@ -143,6 +144,7 @@ export async function attachRealtime(server: HttpServer, deps: RealtimeDeps) {
 
     socket.on('disconnect', () => {
       deps.presence.disconnected(userId);
+      if (closing) return; // shutting down: nobody is told, the database is going away
       void io
         .in(userRoom(userId))
         .fetchSockets()
@@ -197,6 +199,7 @@ export async function attachRealtime(server: HttpServer, deps: RealtimeDeps) {
   return {
     io,
     async close() {
+      closing = true;
       await changes.stop();
       await new Promise<void>((resolve) => void io.close(() => resolve()));
     },

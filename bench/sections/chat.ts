@@ -1,0 +1,250 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { Server } from 'socket.io';
+import { io as connectClient, type Socket } from 'socket.io-client';
+import { conversationStream, type ChatEvent, type UserEvent } from '@pawhaven/contracts';
+import { conversationIdFor } from '@pawhaven/command-api';
+import { PostgresEventStore, type NewEvent } from '@pawhaven/platform';
+import { round } from '../lib/measure';
+import type { BenchContext, BenchRow, BenchSection } from '../lib/types';
+import { benchApp } from './adoption';
+
+const CLIENTS = 1000;
+const ACTIVE_CONVERSATIONS = 200;
+const RATE = Number(process.env.CHAT_RATE ?? 100); // messages per second, across the active conversations
+
+const userId = (i: number) => `bench-chatter-${i}`;
+
+type Bench = Awaited<ReturnType<typeof benchApp>>;
+
+/** 1,000 registered users and 200 conversations between the first 400 of them, appended straight to the log. */
+async function seedChat(bench: Bench) {
+  const store = new PostgresEventStore(bench.db.pool);
+  try {
+    let last = 0n;
+    const at = new Date().toISOString();
+    for (let i = 0; i < CLIENTS; i++) {
+      const registered: UserEvent = {
+        type: 'UserRegistered',
+        data: {
+          userId: userId(i),
+          username: `benchchatter${i}`,
+          email: `benchchatter${i}@gmail.com`,
+          passwordHash: null,
+          isVeterinarian: false,
+          isAdmin: false,
+          via: 'google',
+          registeredAt: at,
+        },
+      };
+      const e: NewEvent = { type: registered.type, data: registered.data, metadata: { actorId: userId(i) } };
+      last = (await store.append(`user-${userId(i)}`, [e], 'no_stream')).position;
+    }
+    const conversations: { id: string; a: number; b: number }[] = [];
+    for (let c = 0; c < ACTIVE_CONVERSATIONS; c++) {
+      const [a, b] = [2 * c, 2 * c + 1];
+      const id = conversationIdFor(userId(a), userId(b));
+      const started: ChatEvent = {
+        type: 'ConversationStarted',
+        data: {
+          conversationId: id,
+          memberIds: [userId(a), userId(b)],
+          startedBy: userId(a),
+          adId: null,
+          startedAt: at,
+        },
+      };
+      last = (
+        await store.append(
+          conversationStream(id),
+          [{ type: started.type, data: started.data, metadata: { actorId: userId(a) } }],
+          'no_stream',
+        )
+      ).position;
+      conversations.push({ id, a, b });
+    }
+    await bench.waiter.waitFor(last, 120_000);
+    return conversations;
+  } finally {
+    await store.close();
+  }
+}
+
+const connect = (url: string, auth?: { token: string }) =>
+  new Promise<Socket>((resolve, reject) => {
+    const socket = connectClient(url, {
+      path: '/socket.io',
+      transports: ['websocket'],
+      reconnection: false,
+      ...(auth ? { auth } : {}),
+    });
+    socket.once('connect', () => resolve(socket));
+    socket.once('connect_error', reject);
+  });
+
+async function connectAll<T>(
+  count: number,
+  concurrency: number,
+  one: (i: number) => Promise<T>,
+): Promise<T[]> {
+  const out: T[] = new Array(count);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        const i = next++;
+        out[i] = await one(i);
+      }
+    }),
+  );
+  return out;
+}
+
+const percentile = (sorted: number[], q: number) =>
+  round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0, 2);
+
+/**
+ * Sends `total` messages at `rate` per second (open loop) and answers each one's latency, measured from the send
+ * until `arrived(i)` resolves.
+ */
+async function steady(rate: number, total: number, send: (i: number) => Promise<void>): Promise<number[]> {
+  const latencies: number[] = [];
+  const started = performance.now();
+  const inFlight: Promise<void>[] = [];
+  for (let i = 0; i < total; i++) {
+    const wait = started + (i * 1000) / rate - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    const t0 = performance.now();
+    inFlight.push(
+      send(i).then(
+        () => void latencies.push(performance.now() - t0),
+        () => {},
+      ),
+    );
+  }
+  await Promise.all(inFlight);
+  return latencies;
+}
+
+/** Message delivery with 1,000 connected clients, beside a plain socket.io echo round trip on the same machine. */
+export const chatDeliveryLatency: BenchSection = {
+  name: 'chat-delivery',
+  title: `Chat: sendMessage on one socket → getMessage on the other member's, ${CLIENTS.toLocaleString()} clients connected, ${ACTIVE_CONVERSATIONS} active conversations, ${RATE} messages/s (interleaved with a plain socket.io echo)`,
+  columns: [
+    { key: 'measure', header: 'measure' },
+    { key: 'ratePerSecond', header: 'rate/s' },
+    { key: 'samples', header: 'samples' },
+    { key: 'p50Ms', header: 'p50 ms' },
+    { key: 'p99Ms', header: 'p99 ms' },
+    { key: 'lost', header: 'lost' },
+  ],
+  async run(ctx: BenchContext) {
+    const bench = await benchApp(ctx);
+    // The baseline: a bare socket.io server answering every emit at once.
+    const echoHttp = createServer();
+    const echo = new Server(echoHttp, { path: '/socket.io', serveClient: false });
+    echo.on('connection', (s) => s.on('echo', (payload: unknown, ack: (p: unknown) => void) => ack(payload)));
+    await new Promise<void>((r) => echoHttp.listen(0, '127.0.0.1', r));
+    const echoUrl = `http://127.0.0.1:${(echoHttp.address() as AddressInfo).port}`;
+    const sockets: Socket[] = [];
+    try {
+      ctx.log(`  seeding ${CLIENTS} users and ${ACTIVE_CONVERSATIONS} conversations…`);
+      const conversations = await seedChat(bench);
+      const tokens = await connectAll(CLIENTS, 16, (i) => bench.tokenFor(userId(i)));
+      const url = `http://127.0.0.1:${bench.app.port}`;
+      const t0 = performance.now();
+      const clients = await connectAll(CLIENTS, 32, (i) => connect(url, { token: tokens[i]! }));
+      sockets.push(...clients);
+      ctx.log(`  ${CLIENTS} sockets connected in ${round((performance.now() - t0) / 1000, 1)} s`);
+      const echoClients = await connectAll(ACTIVE_CONVERSATIONS, 32, () => connect(echoUrl));
+      sockets.push(...echoClients);
+
+      // Arrivals by clientMessageId, on every client (the recipient is the one that counts).
+      const arrivals = new Map<string, () => void>();
+      const acks: number[] = [];
+      const projected: number[] = [];
+      for (const socket of clients)
+        socket.on('getMessage', (m: { clientMessageId: string; senderId: string }) => {
+          const done = arrivals.get(`${m.clientMessageId}:${socket.id}`);
+          if (done) done();
+        });
+      const chatSend = (i: number) => {
+        const c = conversations[i % conversations.length]!;
+        const [from, to] = Math.floor(i / conversations.length) % 2 === 0 ? [c.a, c.b] : [c.b, c.a];
+        const clientMessageId = randomUUID();
+        const recipient = clients[to]!;
+        return new Promise<void>((resolve, reject) => {
+          const key = `${clientMessageId}:${recipient.id}`;
+          const timer = setTimeout(() => {
+            arrivals.delete(key);
+            reject(new Error('lost'));
+          }, 10_000);
+          arrivals.set(key, () => {
+            clearTimeout(timer);
+            arrivals.delete(key);
+            resolve();
+          });
+          const sent = performance.now();
+          clients[from]!.emit(
+            'sendMessage',
+            { conversationId: c.id, text: `Message ${i}`, clientMessageId },
+            (answer: { ok: boolean; position?: string }) => {
+              acks.push(performance.now() - sent);
+              if (answer.position)
+                void bench.waiter
+                  .waitFor(BigInt(answer.position), 10_000)
+                  .then(() => projected.push(performance.now() - sent));
+            },
+          );
+        });
+      };
+      const echoSend = (i: number) =>
+        echoClients[i % echoClients.length]!.timeout(10_000)
+          .emitWithAck('echo', { text: `Message ${i}` })
+          .then(() => {});
+
+      const durationMs = Math.max(ctx.cellMs * 3, 3000);
+      const slices = 3;
+      const perSlice = Math.floor((RATE * durationMs) / 1000 / slices);
+      // Unmeasured warm-up: prepared statements, JIT.
+      await steady(RATE, 50, chatSend);
+      await steady(RATE, 50, echoSend);
+      acks.length = 0;
+      projected.length = 0;
+      const chat: number[] = [];
+      const plain: number[] = [];
+      let chatLost = 0;
+      let echoLost = 0;
+      for (let s = 0; s < slices; s++) {
+        const c = await steady(RATE, perSlice, chatSend);
+        chatLost += perSlice - c.length;
+        chat.push(...c);
+        const e = await steady(RATE, perSlice, echoSend);
+        echoLost += perSlice - e.length;
+        plain.push(...e);
+      }
+      const row = (measure: string, samples: number[], lost: number): BenchRow => {
+        samples.sort((a, b) => a - b);
+        return {
+          measure,
+          ratePerSecond: RATE,
+          samples: samples.length,
+          p50Ms: percentile(samples, 0.5),
+          p99Ms: percentile(samples, 0.99),
+          lost,
+        };
+      };
+      return [
+        row('baseline: plain socket.io echo round trip', plain, echoLost),
+        row('sendMessage → its ack (recorded in the log)', acks, 0),
+        row('sendMessage → in the read models', projected, 0),
+        row('sendMessage → the other member’s getMessage', chat, chatLost),
+      ];
+    } finally {
+      for (const s of sockets) s.close();
+      await new Promise<void>((r) => void echo.close(() => r()));
+      await bench.stop();
+    }
+  },
+};
