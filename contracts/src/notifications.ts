@@ -49,6 +49,53 @@ export const NOTIFICATION_MESSAGES = {
   backendUnavailable: 'Backend service not available',
   justNow: 'Just now',
   notFound: 'Notification not found',
+  markedRead: 'Notification marked as read',
+  allMarkedRead: 'All notifications marked as read',
+  deleted: 'Notification deleted',
+  allDeleted: 'All notifications deleted',
+  // Client texts the spec leaves open
+  actionFailed: 'Failed to update notifications',
+  deleteOne: 'Delete notification',
+  markRead: 'Mark as read',
+  unread: 'Unread',
+  close: 'Close notifications',
+  deleting: 'Deleting...',
+  tryAgain: 'Try Again',
+  signIn: 'Sign in',
+} as const;
+
+/**
+ * The title and message of each kind of notification, in the words the recipient reads. The projection writes them
+ * when it creates a notification (with the names as they were then), so a rebuild writes the same text.
+ */
+export const NOTIFICATION_TEXTS = {
+  post_like: { title: 'New like', message: (actor: string) => `${actor} liked your post` },
+  post_comment: { title: 'New comment', message: (actor: string) => `${actor} commented on your post` },
+  /** A reply, to the author of the comment answered. */
+  comment_reply: { title: 'New reply', message: (actor: string) => `${actor} replied to your comment` },
+  new_post_vet_notification: {
+    title: 'New post from a veterinarian',
+    message: (actor: string) => `Veterinarian ${actor} shared a new post`,
+  },
+  adoption_request: {
+    title: 'New adoption request',
+    message: (actor: string, pet: string) => `${actor} wants to adopt ${pet}`,
+  },
+  adoption_request_accepted: {
+    title: 'Adoption request accepted',
+    message: (pet: string) => `Your request to adopt ${pet} was accepted`,
+  },
+  adoption_request_rejected: {
+    title: 'Adoption request declined',
+    message: (pet: string) => `Your request to adopt ${pet} was declined`,
+  },
+  /** Declined because the owner accepted someone else's request. */
+  adoption_request_rejected_other: {
+    title: 'Adoption request declined',
+    message: (pet: string) => `${pet} has found another home: your request was declined`,
+  },
+  /** Who did it, when that account is not known (any more). */
+  someone: 'Someone',
 } as const;
 
 export const notificationListQuery = z.object({
@@ -72,6 +119,11 @@ export type NotificationDto = {
   read: boolean;
   createdAt: string;
 };
+
+/** PUT /:id/read, PUT /mark-all-read, DELETE /:id, DELETE /delete-all. No position when nothing changed. */
+export type NotificationCommandResponse = { success: true; message: string; position?: string };
+
+export type UnreadCountResponse = { success: true; count: number };
 
 export type NotificationPage = {
   success: true;

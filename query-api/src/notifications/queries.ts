@@ -1,7 +1,90 @@
-import type { NotificationDto } from '@pawhaven/contracts';
+import type { z } from 'zod';
+import type { notificationListQuery, NotificationDto, NotificationPage } from '@pawhaven/contracts';
 import type { Pool } from 'pg';
 
-/** One notification as its owner sees it (the socket gateway pushes it), or null (TODO). */
-export async function notificationById(_pool: Pool, _id: string): Promise<NotificationDto | null> {
-  return null;
+/**
+ * The notification reads, from the notifications read model. A page is one statement: its rows (picked from the
+ * (user_id, created_at DESC, id DESC) index), the user's total and their unread count (the partial index of the
+ * unread), so the bell and the list agree with each other.
+ */
+
+type Row = {
+  id: string;
+  type: NotificationDto['type'];
+  title: string;
+  message: string;
+  data: NotificationDto['data'];
+  read: boolean;
+  created_at: Date;
+};
+
+const COLUMNS = 'id, type, title, message, data, read, created_at';
+
+const toDto = (r: Row): NotificationDto => ({
+  _id: r.id,
+  id: r.id,
+  type: r.type,
+  title: r.title,
+  message: r.message,
+  data: r.data,
+  read: r.read,
+  createdAt: r.created_at.toISOString(),
+});
+
+const PAGE_SQL = `
+  WITH page AS (
+    SELECT ${COLUMNS} FROM notifications WHERE user_id = $1
+    ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3
+  )
+  SELECT (SELECT count(*) FROM notifications WHERE user_id = $1)::int AS total,
+         (SELECT count(*) FROM notifications WHERE user_id = $1 AND NOT read)::int AS unread,
+         coalesce((SELECT json_agg(page ORDER BY created_at DESC, id DESC) FROM page), '[]'::json) AS rows`;
+
+const UNREAD_SQL = `SELECT count(*)::int AS count FROM notifications WHERE user_id = $1 AND NOT read`;
+
+/** Offsets beyond this can hold no notification (and would overflow a bigint): such pages are simply empty. */
+const MAX_OFFSET = 2 ** 52;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** One page of a user's notifications, newest first, with their total and unread count. */
+export async function listNotifications(
+  pool: Pool,
+  userId: string,
+  query: z.infer<typeof notificationListQuery>,
+): Promise<NotificationPage> {
+  const offset = Math.min((query.page - 1) * query.limit, MAX_OFFSET);
+  const { rows } = await pool.query<{
+    total: number;
+    unread: number;
+    rows: (Omit<Row, 'created_at'> & { created_at: string })[];
+  }>({ name: 'notifications-page', text: PAGE_SQL, values: [userId, query.limit, offset] });
+  const { total, unread, rows: page } = rows[0]!;
+  return {
+    success: true,
+    notifications: page.map((r) => toDto({ ...r, created_at: new Date(r.created_at) })),
+    pagination: { page: query.page, limit: query.limit, total, hasMore: offset + page.length < total },
+    unreadCount: unread,
+  };
+}
+
+/** How many of a user's notifications are unread (the bell's badge). */
+export async function unreadCount(pool: Pool, userId: string): Promise<number> {
+  const { rows } = await pool.query<{ count: number }>({
+    name: 'notifications-unread',
+    text: UNREAD_SQL,
+    values: [userId],
+  });
+  return rows[0]!.count;
+}
+
+/** One notification as its owner sees it (the socket gateway pushes it), or null. */
+export async function notificationById(pool: Pool, id: string): Promise<NotificationDto | null> {
+  if (!UUID.test(id)) return null;
+  const { rows } = await pool.query<Row>({
+    name: 'notifications-one',
+    text: `SELECT ${COLUMNS} FROM notifications WHERE id = $1`,
+    values: [id],
+  });
+  return rows[0] ? toDto(rows[0]) : null;
 }

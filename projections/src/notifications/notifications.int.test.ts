@@ -1,0 +1,332 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  CONSISTENT_AFTER_HEADER,
+  NOTIFICATION_TEXTS as T,
+  notificationsStream,
+  type NotificationEvent,
+} from '@pawhaven/contracts';
+import { PostgresEventStore, rebuildProjection } from '@pawhaven/platform';
+import { allProjections } from '@pawhaven/projections';
+import {
+  startTestApp,
+  testImage,
+  uniqueName,
+  type Json,
+  type RegisteredUser,
+  type TestApi,
+  type TestApp,
+} from '../../../gateway/src/support/test-app';
+import { communityLog, type CommunityLog } from '../community/community-log.testing';
+import { notificationId } from './notifications.projection';
+
+/**
+ * The notifications read model is a pure function of the log. Users, adoption and the notification commands go
+ * through the real HTTP API; community events are appended straight to the log (as the command side records
+ * them, plus histories it would never write: a repeated like, stragglers after a post was deleted), with
+ * notification events it would never record either (another user's id, an id that is not one). Rebuilding then
+ * reproduces the same rows, read flags included.
+ */
+
+const TABLES: Record<string, string> = {
+  notifications: 'id',
+  notification_users: 'id',
+  notification_posts: 'id',
+  notification_ads: 'id',
+  notification_adoption_requests: 'id',
+};
+
+let t: TestApp;
+let api: TestApi;
+let store: PostgresEventStore;
+let log: CommunityLog;
+let alice: RegisteredUser; // veterinarian
+let bob: RegisteredUser; // veterinarian
+let carol: RegisteredUser;
+let dave: RegisteredUser;
+/** A veterinarian who signed up but verified their address only later. */
+const eve = { id: '', email: '', username: '' };
+/** Ids of the scenario. */
+const s = {
+  p1: '',
+  p2: '',
+  p3: '',
+  c: {} as Record<string, string>,
+  ad: '',
+  ad2: '',
+  req: {} as Record<string, string>,
+};
+
+const rows = async (sql: string, params: unknown[] = []) =>
+  (await t.db.pool.query(sql, params)).rows as Json[];
+
+const head = async () =>
+  (await t.db.pool.query<{ p: string }>('SELECT coalesce(max(position), 0)::text AS p FROM events')).rows[0]!
+    .p;
+
+/** Waits until every projection has passed the last appended event. */
+const settle = async () => {
+  const res = await api.get('/api/config', undefined, { [CONSISTENT_AFTER_HEADER]: await head() });
+  expect(res.headers.get('x-consistency')).toBe('consistent');
+};
+
+async function dump(): Promise<Record<string, Json[]>> {
+  const out: Record<string, Json[]> = {};
+  for (const [table, key] of Object.entries(TABLES))
+    out[table] = await rows(`SELECT * FROM ${table} ORDER BY ${key}`);
+  return out;
+}
+
+const ok = (res: { status: number; text: string; body: Json }, status = 200) => {
+  expect(res.status, res.text).toBe(status);
+  return res.body;
+};
+
+beforeAll(async () => {
+  t = await startTestApp();
+  api = t.api;
+  store = new PostgresEventStore(t.db.pool);
+  log = communityLog(store, { start: new Date('2025-03-01T00:00:00.000Z') });
+  alice = await api.registerVerifiedUser({ isVeterinarian: true });
+  bob = await api.registerVerifiedUser({ isVeterinarian: true });
+  carol = await api.registerVerifiedUser();
+  dave = await api.registerVerifiedUser();
+  await runScenario();
+});
+afterAll(async () => {
+  await store?.close();
+  await t?.stop();
+});
+
+async function registerEve() {
+  eve.username = uniqueName('eve');
+  eve.email = `${eve.username}@gmail.com`;
+  const reg = ok(
+    await api.post('/api/auth/register', {
+      username: eve.username,
+      email: eve.email,
+      password: 'Str0ng!Passw0rd',
+      isVeterinarian: true,
+    }),
+    201,
+  );
+  return reg.registrationToken as string;
+}
+
+async function createAd(owner: RegisteredUser, name: string) {
+  return ok(
+    await api.upload(
+      '/api/adoptions',
+      { field: 'image', bytes: await testImage(), filename: 'pet.png', type: 'image/png' },
+      owner.token,
+      { name, age: '2', location: 'Lahore', petType: 'Dog', description: 'Friendly and house-trained.' },
+    ),
+    201,
+  )._id as string;
+}
+
+const requestAdoption = async (user: RegisteredUser, adId: string) =>
+  ok(
+    await api.post(
+      `/api/adoptions/${adId}/request`,
+      { name: user.username, email: user.email, phone: '+92 300 1234567', message: 'We have a garden.' },
+      user.token,
+    ),
+    201,
+  ).request._id as string;
+
+/** A's notification of this type whose data matches, as the read model has it. */
+const find = async (user: string, type: string, data: Record<string, string>) =>
+  (
+    await rows(`SELECT * FROM notifications WHERE user_id = $1 AND type = $2 AND data @> $3::jsonb`, [
+      user,
+      type,
+      JSON.stringify(data),
+    ])
+  )[0];
+
+const append = (userId: string, event: NotificationEvent) =>
+  store.append(notificationsStream(userId), [{ ...event, metadata: { actorId: userId } }], 'any');
+
+/**
+ * Alice and Bob are veterinarians; Eve signs up as one but verifies only after Alice's post.
+ * P1 (Alice, vet): liked by Carol twice in a row, by Dave then unliked, by Alice herself; c1 (Bob) ← c2 (Carol)
+ * ← c3 (Dave), c3 then deleted. P2 (Carol): liked by Bob, commented by Alice, deleted; then a like and a comment by
+ * Dave arrive late. P3 (Bob, vet) after Eve verified. Ad "Sheru" (Carol): requested by Alice, Bob and Dave; Bob
+ * accepted. Then Alice reads her like, Bob reads all, Dave deletes his rejection, Carol deletes all, and a request
+ * on Carol's ad "Rani" arrives afterwards; Dave's stream also records a read of Alice's notification and a delete
+ * of an id that is none.
+ */
+async function runScenario() {
+  const eveToken = await registerEve();
+  s.p1 = (await log.publish(alice.user._id, { vet: true, caption: 'Vaccination day' })).postId;
+  await log.like(s.p1, carol.user._id);
+  await log.like(s.p1, carol.user._id);
+  await log.like(s.p1, dave.user._id);
+  await log.unlike(s.p1, dave.user._id);
+  await log.like(s.p1, alice.user._id);
+  const comment = async (key: string, post: string, user: RegisteredUser, parent?: string) => {
+    s.c[key] = (
+      await log.comment(post, user.user._id, `${key} text`, parent ? s.c[parent]! : null)
+    ).commentId;
+  };
+  await comment('c1', s.p1, bob);
+  await comment('c2', s.p1, carol, 'c1');
+  await comment('c3', s.p1, dave, 'c2');
+  await log.deleteComment(s.p1, s.c.c3!);
+
+  s.p2 = (await log.publish(carol.user._id)).postId;
+  await log.like(s.p2, bob.user._id);
+  await comment('p2a', s.p2, alice);
+  await log.deletePost(s.p2);
+  await log.like(s.p2, dave.user._id);
+  await comment('late', s.p2, dave);
+
+  eve.id = ok(
+    await api.post('/api/auth/verify-registration', {
+      email: eve.email,
+      otp: await api.readCode(eve.email),
+      registrationToken: eveToken,
+    }),
+  ).user._id;
+  s.p3 = (await log.publish(bob.user._id, { vet: true })).postId;
+
+  s.ad = await createAd(carol, 'Sheru');
+  for (const u of [alice, bob, dave]) s.req[u.username] = await requestAdoption(u, s.ad);
+  ok(await api.put(`/api/adoptions/requests/${s.req[bob.username]}`, { status: 'accepted' }, carol.token));
+  await settle();
+
+  const like = await find(alice.user._id, 'post_like', { postId: s.p1 });
+  ok(await api.put(`/api/notifications/${like.id}/read`, {}, alice.token));
+  ok(await api.put('/api/notifications/mark-all-read', {}, bob.token));
+  const rejection = await find(dave.user._id, 'adoption_request_rejected', { adId: s.ad });
+  ok(await api.del(`/api/notifications/${rejection.id}`, dave.token));
+  ok(await api.del('/api/notifications/delete-all', carol.token));
+  s.ad2 = await createAd(carol, 'Rani');
+  s.req.rani = await requestAdoption(dave, s.ad2);
+  const alicesComment = await find(alice.user._id, 'post_comment', { commentId: s.c.c1! });
+  await append(dave.user._id, {
+    type: 'NotificationRead',
+    data: { userId: dave.user._id, notificationId: alicesComment.id, at: log.tick() },
+  });
+  await append(dave.user._id, {
+    type: 'NotificationDeleted',
+    data: { userId: dave.user._id, notificationId: 'not-an-id', at: log.tick() },
+  });
+  await settle();
+}
+
+describe('the notifications read model after the scenario', () => {
+  /** Each user's notifications as [type, message, read], newest first. */
+  const listOf = async (userId: string) =>
+    (
+      await rows(
+        `SELECT type, message, read FROM notifications WHERE user_id = $1 ORDER BY created_at DESC, id DESC`,
+        [userId],
+      )
+    ).map((r) => [r.type, r.message, r.read]);
+
+  it('holds what happened to each user, with what they did to it', async () => {
+    expect(await listOf(alice.user._id)).toEqual([
+      ['adoption_request_rejected', T.adoption_request_rejected_other.message('Sheru'), false],
+      ['new_post_vet_notification', `Veterinarian ${bob.username} shared a new post`, false],
+      ['post_comment', `${carol.username} commented on your post`, false],
+      ['post_comment', `${bob.username} commented on your post`, false],
+      ['post_like', `${carol.username} liked your post`, true],
+    ]);
+    expect(await listOf(bob.user._id)).toEqual([
+      ['adoption_request_accepted', 'Your request to adopt Sheru was accepted', true],
+      ['post_comment', `${carol.username} replied to your comment`, true],
+      ['new_post_vet_notification', `Veterinarian ${alice.username} shared a new post`, true],
+    ]);
+    expect(await listOf(carol.user._id)).toEqual([
+      ['adoption_request', `${dave.username} wants to adopt Rani`, false],
+    ]);
+    expect(await listOf(dave.user._id)).toEqual([]);
+    expect(await listOf(eve.id)).toEqual([
+      ['new_post_vet_notification', `Veterinarian ${bob.username} shared a new post`, false],
+    ]);
+  });
+
+  it('gives each notification the id of its cause and recipient, and the ids to open it', async () => {
+    const liked = (
+      await rows(`SELECT event_id FROM events WHERE stream_id = $1 ORDER BY stream_revision LIMIT 1`, [
+        `post-like-${s.p1}-${carol.user._id}`,
+      ])
+    )[0]!;
+    const like = await find(alice.user._id, 'post_like', { postId: s.p1 });
+    expect(like.id).toBe(notificationId(liked.event_id, alice.user._id));
+    expect(like).toMatchObject({
+      data: { postId: s.p1, actorId: carol.user._id },
+      post_id: s.p1,
+      actor_id: carol.user._id,
+      comment_id: null,
+    });
+    const reply = await find(bob.user._id, 'post_comment', { commentId: s.c.c2! });
+    expect(reply.data).toEqual({ postId: s.p1, commentId: s.c.c2, actorId: carol.user._id });
+    const accepted = await find(bob.user._id, 'adoption_request_accepted', { adId: s.ad });
+    expect(accepted.data).toEqual({ adId: s.ad, requestId: s.req[bob.username], actorId: carol.user._id });
+  });
+
+  it('knows who is who, which posts are live, and which request is whose', async () => {
+    expect(
+      await rows(
+        `SELECT id, is_veterinarian, verified FROM notification_users WHERE id = ANY($1) ORDER BY id`,
+        [[alice.user._id, carol.user._id, eve.id]],
+      ),
+    ).toEqual(
+      [
+        { id: alice.user._id, is_veterinarian: true, verified: true },
+        { id: carol.user._id, is_veterinarian: false, verified: true },
+        { id: eve.id, is_veterinarian: true, verified: true },
+      ].sort((a, b) => (a.id < b.id ? -1 : 1)),
+    );
+    expect((await rows(`SELECT id FROM notification_posts`)).map((r) => r.id).sort()).toEqual(
+      [s.p1, s.p3].sort(),
+    );
+    expect(await rows(`SELECT owner_id, name FROM notification_ads WHERE id = $1`, [s.ad])).toEqual([
+      { owner_id: carol.user._id, name: 'Sheru' },
+    ]);
+    expect(
+      await rows(`SELECT ad_id, requester_id FROM notification_adoption_requests WHERE id = $1`, [
+        s.req.rani,
+      ]),
+    ).toEqual([{ ad_id: s.ad2, requester_id: dave.user._id }]);
+  });
+});
+
+const notificationProjections = () => allProjections.filter((p) => p.tables.some((table) => table in TABLES));
+
+describe('rebuilding the notifications projection from the log', () => {
+  it('reproduces identical rows in every table, read flags included, even from tampered tables', async () => {
+    const before = await dump();
+    expect(before.notifications!.length).toBeGreaterThan(5);
+    const projections = notificationProjections();
+    expect(projections.map((p) => p.name)).toEqual(['notifications']);
+
+    await t.db.pool.query(`UPDATE notifications SET read = NOT read, message = 'x'`);
+    await t.db.pool.query(
+      `INSERT INTO notifications (id, user_id, type, title, message, data, created_at)
+       VALUES (gen_random_uuid(), $1, 'post_like', 'x', 'x', '{}', now())`,
+      [dave.user._id],
+    );
+    await t.db.pool.query(`DELETE FROM notification_users WHERE id = $1`, [alice.user._id]);
+    await t.db.pool.query(`UPDATE notification_ads SET name = 'x'`);
+    await t.db.pool.query(`DELETE FROM notification_posts`);
+    expect(await dump()).not.toEqual(before);
+
+    for (const p of projections) {
+      const result = await rebuildProjection(t.db.knex, store, p);
+      expect(result.processed).toBeGreaterThan(0);
+    }
+    expect(await dump()).toEqual(before);
+  });
+
+  it('leaves the live projector working: later events still notify', async () => {
+    await log.like(s.p3, carol.user._id);
+    await settle();
+    expect(await find(bob.user._id, 'post_like', { postId: s.p3, actorId: carol.user._id })).toMatchObject({
+      message: `${carol.username} liked your post`,
+      read: false,
+    });
+  });
+});
