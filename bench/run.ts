@@ -12,7 +12,7 @@ import { renderTable } from './lib/table';
 import type { BenchContext, BenchRow, BenchSection } from './lib/types';
 import { adoptionListingThroughput, adoptionRequestLatency } from './sections/adoption';
 import { appendThroughput } from './sections/append-throughput';
-import { chatDeliveryLatency } from './sections/chat';
+import { chatDeliveryLatency, notificationQueries } from './sections/chat';
 import { communityFeedThroughput, communityLikeLatency } from './sections/community';
 
 const sections: BenchSection[] = [
@@ -22,6 +22,7 @@ const sections: BenchSection[] = [
   communityLikeLatency,
   communityFeedThroughput,
   chatDeliveryLatency,
+  notificationQueries,
 ];
 
 const CELL_MS = Number(process.env.BENCH_CELL_MS ?? 3000);

@@ -3,10 +3,17 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { Server } from 'socket.io';
 import { io as connectClient, type Socket } from 'socket.io-client';
-import { conversationStream, type ChatEvent, type UserEvent } from '@pawhaven/contracts';
+import {
+  conversationStream,
+  notificationListQuery,
+  type ChatEvent,
+  type UserEvent,
+} from '@pawhaven/contracts';
+import { listNotifications, unreadCount } from '@pawhaven/query-api';
 import { conversationIdFor } from '@pawhaven/command-api';
 import { PostgresEventStore, type NewEvent } from '@pawhaven/platform';
-import { round } from '../lib/measure';
+import { measureInterleaved, round } from '../lib/measure';
+import { httpGet } from '../lib/http-get';
 import type { BenchContext, BenchRow, BenchSection } from '../lib/types';
 import { benchApp } from './adoption';
 
@@ -244,6 +251,151 @@ export const chatDeliveryLatency: BenchSection = {
     } finally {
       for (const s of sockets) s.close();
       await new Promise<void>((r) => void echo.close(() => r()));
+      await bench.stop();
+    }
+  },
+};
+
+const AUTHORS = 100;
+const LIKERS = 500;
+
+/** The bell and the notifications page: 50,000 notifications (100 users × 500 likes of their post). */
+export const notificationQueries: BenchSection = {
+  name: 'notification-queries',
+  title: `GET /api/notifications/unread-count and the first page, ${(AUTHORS * LIKERS).toLocaleString()} notifications (${LIKERS} for the user asking), vs the same queries directly (median of 3)`,
+  columns: [
+    { key: 'call', header: 'call' },
+    { key: 'workers', header: 'workers' },
+    { key: 'httpPerSecond', header: 'HTTP GET/s' },
+    { key: 'queryPerSecond', header: 'bare query/s' },
+    { key: 'ratio', header: 'ratio' },
+    { key: 'httpP99Ms', header: 'HTTP p99 ms' },
+  ],
+  async run(ctx: BenchContext) {
+    const bench = await benchApp(ctx);
+    const store = new PostgresEventStore(bench.db.pool);
+    try {
+      ctx.log(
+        `  seeding ${AUTHORS} authors, ${LIKERS} likers and ${(AUTHORS * LIKERS).toLocaleString()} likes…`,
+      );
+      const at = new Date().toISOString();
+      const author = (i: number) => `bench-notified-${i}`;
+      const liker = (i: number) => `bench-liker-${i}`;
+      const register = (id: string, i: number): NewEvent => ({
+        type: 'UserRegistered',
+        data: {
+          userId: id,
+          username: `benchuser${id.replace(/\D/g, '')}x${i}`,
+          email: `${id}@gmail.com`,
+          passwordHash: null,
+          isVeterinarian: false,
+          isAdmin: false,
+          via: 'google',
+          registeredAt: at,
+        } satisfies Extract<UserEvent, { type: 'UserRegistered' }>['data'],
+        metadata: { actorId: id },
+      });
+      const ids = [
+        ...Array.from({ length: AUTHORS }, (_, i) => author(i)),
+        ...Array.from({ length: LIKERS }, (_, i) => liker(i)),
+      ];
+      await connectAll(ids.length, 8, (i) =>
+        store.append(`user-${ids[i]}`, [register(ids[i]!, i)], 'no_stream'),
+      );
+      const posts = Array.from({ length: AUTHORS }, () => randomUUID());
+      await connectAll(AUTHORS, 8, (i) =>
+        store.append(
+          `post-${posts[i]}`,
+          [
+            {
+              type: 'PostPublished',
+              data: {
+                postId: posts[i],
+                authorId: author(i),
+                authorIsVeterinarian: false,
+                caption: `Story ${i}`,
+                imageUrl: '/api/images/000000000000000000000000',
+                publishedAt: at,
+              },
+              metadata: { actorId: author(i) },
+            },
+          ],
+          'no_stream',
+        ),
+      );
+      const results = await connectAll(AUTHORS * LIKERS, 16, (n) => {
+        const post = Math.floor(n / LIKERS);
+        const who = liker(n % LIKERS);
+        return store.append(
+          `post-like-${posts[post]}-${who}`,
+          [
+            {
+              type: 'PostLiked',
+              data: { postId: posts[post], postAuthorId: author(post), userId: who, likedAt: at },
+              metadata: { actorId: who },
+            },
+          ],
+          'no_stream',
+        );
+      });
+      const last = results.reduce((m, r) => (r.position > m ? r.position : m), 0n);
+      await bench.waiter.waitFor(last, 600_000);
+      await bench.db.pool.query('VACUUM (ANALYZE)');
+      const me = author(0);
+      const token = await bench.tokenFor(me);
+      const headers = { authorization: `Bearer ${token}` };
+      const base = `http://127.0.0.1:${bench.app.port}`;
+      const workers = 4;
+      const rows: BenchRow[] = [];
+      const query = notificationListQuery.parse({});
+      for (const { call, path, bare } of [
+        {
+          call: 'unread-count',
+          path: '/api/notifications/unread-count',
+          bare: () => unreadCount(bench.db.pool, me),
+        },
+        {
+          call: 'first page (20)',
+          path: '/api/notifications?page=1&limit=20',
+          bare: () => listNotifications(bench.db.pool, me, query),
+        },
+      ]) {
+        const runs: Awaited<ReturnType<typeof measureInterleaved>>[] = [];
+        for (let r = 0; r < 3; r++)
+          runs.push(
+            await measureInterleaved(
+              [
+                {
+                  name: 'http',
+                  workers,
+                  op: async () => {
+                    const status = await httpGet(base + path, headers);
+                    if (status !== 200) throw new Error(`${path} answered ${status}`);
+                  },
+                },
+                { name: 'bare', workers, op: async () => void (await bare()) },
+              ],
+              { durationMs: ctx.cellMs, maxOps: ctx.maxOpsPerCell },
+            ),
+          );
+        const med = (
+          cell: number,
+          pick: (m: Awaited<ReturnType<typeof measureInterleaved>>[number]) => number,
+        ) => runs.map((m) => pick(m[cell]!)).sort((a, b) => a - b)[1]!;
+        const http = med(0, (m) => m.perSecond);
+        const plain = med(1, (m) => m.perSecond);
+        rows.push({
+          call,
+          workers,
+          httpPerSecond: http,
+          queryPerSecond: plain,
+          ratio: round(http / Math.max(plain, 1), 3),
+          httpP99Ms: med(0, (m) => m.latencyMs.p99),
+        });
+      }
+      return rows;
+    } finally {
+      await store.close();
       await bench.stop();
     }
   },

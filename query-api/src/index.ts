@@ -5,3 +5,4 @@ export { Presence } from './realtime/presence';
 export { listAdoptionAds } from './adoption/listing';
 export { listPosts } from './community/posts';
 export { openApiDocument, operations, type Operation } from './system/openapi';
+export { listNotifications, unreadCount } from './notifications/queries';

@@ -13,15 +13,14 @@ import ListItemText from '@mui/material/ListItemText';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Toolbar from '@mui/material/Toolbar';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import CloseIcon from '@mui/icons-material/Close';
 import LoginIcon from '@mui/icons-material/Login';
 import LogoutIcon from '@mui/icons-material/Logout';
 import MenuIcon from '@mui/icons-material/Menu';
-import NotificationsIcon from '@mui/icons-material/NotificationsNoneOutlined';
 import PersonIcon from '@mui/icons-material/PersonOutline';
 import { useSignOut } from '../accounts/useSignOut';
+import { NotificationBell } from '../notifications/NotificationBell';
 import { useCurrentUser } from '../shared/session';
 import { UserAvatar } from '../shared/ui/UserAvatar';
 import { Logo } from './Logo';
@@ -100,11 +99,7 @@ export function Header() {
         >
           {user ? (
             <>
-              <Tooltip title="Notifications">
-                <IconButton component={Link} to="/notifications" aria-label="Notifications" color="inherit">
-                  <NotificationsIcon />
-                </IconButton>
-              </Tooltip>
+              <NotificationBell />
               <Button
                 id="account-menu-button"
                 color="inherit"

@@ -1,41 +1,47 @@
 import { Suspense } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import Box from '@mui/material/Box';
+import { RealtimeProvider } from '../realtime';
 import { PageLoader } from '../shared/ui/PageLoader';
 import { Footer } from './Footer';
 import { Header } from './Header';
 import { isChatPath } from './navigation';
 
-/** Header, the page, and the footer (hidden on /chat) around every community page. */
+/**
+ * Header, the page, and the footer (hidden on /chat and /chat/*) around every community page. The real-time channel
+ * (one socket for the signed-in user) wraps them all: the header's bell and the chat pages share it.
+ */
 export function RootLayout() {
   const { pathname } = useLocation();
   return (
-    <Box sx={{ display: 'flex', flexDirection: 'column', minHeight: '100dvh' }}>
-      <Box
-        component="a"
-        href="#main-content"
-        sx={{
-          position: 'absolute',
-          left: 8,
-          top: -48,
-          zIndex: 2000,
-          bgcolor: 'primary.main',
-          color: 'common.white',
-          px: 2,
-          py: 1,
-          borderRadius: 2,
-          '&:focus': { top: 8 },
-        }}
-      >
-        Skip to content
+    <RealtimeProvider>
+      <Box sx={{ display: 'flex', flexDirection: 'column', minHeight: '100dvh' }}>
+        <Box
+          component="a"
+          href="#main-content"
+          sx={{
+            position: 'absolute',
+            left: 8,
+            top: -48,
+            zIndex: 2000,
+            bgcolor: 'primary.main',
+            color: 'common.white',
+            px: 2,
+            py: 1,
+            borderRadius: 2,
+            '&:focus': { top: 8 },
+          }}
+        >
+          Skip to content
+        </Box>
+        <Header />
+        <Box component="main" id="main-content" tabIndex={-1} sx={{ flex: 1, outline: 'none' }}>
+          <Suspense fallback={<PageLoader />}>
+            <Outlet />
+          </Suspense>
+        </Box>
+        {!isChatPath(pathname) && <Footer />}
       </Box>
-      <Header />
-      <Box component="main" id="main-content" tabIndex={-1} sx={{ flex: 1, outline: 'none' }}>
-        <Suspense fallback={<PageLoader />}>
-          <Outlet />
-        </Suspense>
-      </Box>
-      {!isChatPath(pathname) && <Footer />}
-    </Box>
+    </RealtimeProvider>
   );
 }
