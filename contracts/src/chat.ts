@@ -19,6 +19,12 @@ export const CHAT_LIMITS = {
   socketReconnectionDelayMaxMs: 5000,
   socketTimeoutMs: 20_000,
   healthTimeoutMs: 5000,
+  /** The conversation list's loading time-out (spec 001 §9 'Chat user-list loading time-out 10 s'). */
+  listTimeoutMs: 10_000,
+  /** A signed-in user's id shorter than this is refused before anything loads (spec 001 §5). */
+  minUserIdLength: 10,
+  /** Chat toasts (spec 001 §9). */
+  toastMs: 3000,
 } as const;
 
 /** Every user-visible text of the chat pages and the server's refusals (spec 001 §3, §5, §8). */
@@ -39,6 +45,18 @@ export const CHAT_MESSAGES = {
   rateLimited: 'Too many requests. Please wait a moment and try again.',
   rateLimitedTitle: 'Rate Limited',
   loadUsersFailed: 'Failed to load users',
+  errorToastTitle: 'Error',
+  signIn: 'Sign In',
+  invalidUserId: 'Invalid user ID format. Please log in again.',
+  userIncomplete: 'User data is incomplete. Please log in again.',
+  online: 'online',
+  offline: 'offline',
+  loadOlder: 'Load older messages',
+  inputPlaceholder: 'Type a message...',
+  noConversations: 'No conversations yet',
+  noSearchResults: 'No conversations match your search',
+  sendFailed: 'Failed to send message',
+  messagesLoadFailed: 'Messages could not be loaded.',
   // Server refusals
   textRequired: 'Message cannot be empty',
   textTooLong: `Message must be at most ${CHAT_LIMITS.messageMaxLength} characters`,

@@ -33,6 +33,7 @@ import { PageLoader } from '../shared/ui/PageLoader';
 import { PetImage } from '../shared/ui/PetImage';
 import { UserAvatar } from '../shared/ui/UserAvatar';
 import { UserNameHeading } from '../shared/ui/UserNameHeading';
+import { useOpenChat } from '../chat/useOpenChat';
 import { accountsApi } from './api';
 import { formatDate, relativeActive } from './profile/display';
 
@@ -72,6 +73,7 @@ export default function PublicProfilePage() {
   const navigate = useNavigate();
   const me = useCurrentUser();
   const [tab, setTab] = useState<'ads' | 'posts'>('ads');
+  const { openChat, checking } = useOpenChat();
 
   const profile = useQuery({
     queryKey: ['public-profile', userId],
@@ -111,8 +113,9 @@ export default function PublicProfilePage() {
         <Button
           variant="contained"
           startIcon={<ChatIcon />}
-          // The conversation itself is found or started on the chat page; visitors sign in first.
-          onClick={() => navigate(me ? `/chat/${profileId}` : '/signin')}
+          // Checks for an existing conversation, then /chat/{userId} (even when the check fails); visitors sign in.
+          onClick={() => void openChat(profileId)}
+          disabled={checking}
         >
           Message
         </Button>

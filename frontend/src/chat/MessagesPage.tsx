@@ -1,4 +1,18 @@
-/** TODO: built by the chat and notifications work (issue 8). */
+import { useSearchParams } from 'react-router-dom';
+import { ChatGate } from './components/ChatGate';
+import { adIdParam } from './format';
+
+/**
+ * /messages (spec 001 §2): the same conversations as /chat, entered with `?recipientId=` (and `?adId=`): the list
+ * titled 'Messages' with 'Search conversations...', and the chat window.
+ */
 export default function MessagesPage() {
-  return null;
+  const [params] = useSearchParams();
+  return (
+    <ChatGate
+      recipientId={params.get('recipientId') || null}
+      adId={adIdParam(params.get('adId'))}
+      basePath="/messages"
+    />
+  );
 }

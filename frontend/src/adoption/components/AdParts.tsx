@@ -159,7 +159,7 @@ export function VisitorActions({ ad }: { ad: AdoptionAdDto }) {
           color="secondary"
           startIcon={<ChatIcon />}
           {...(user
-            ? { component: RouterLink, to: `/chat/${ownerId}` }
+            ? { component: RouterLink, to: `/chat/${ownerId}?adId=${encodeURIComponent(ad._id)}` }
             : { onClick: () => navigate('/signin') })}
         >
           Chat

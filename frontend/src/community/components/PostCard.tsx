@@ -1,5 +1,4 @@
 import { useId } from 'react';
-import { Link as RouterLink } from 'react-router-dom';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -9,6 +8,7 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import ChatIcon from '@mui/icons-material/ChatOutlined';
 import { COMMUNITY_MESSAGES, type PostDto } from '@pawhaven/contracts';
+import { useOpenChat } from '../../chat/useOpenChat';
 import { useSession } from '../../shared/session';
 import { PetImage } from '../../shared/ui/PetImage';
 import { authorIdOf, authorName, longDate, userIdOf } from '../format';
@@ -37,6 +37,8 @@ export function PostCard({
   const me = userIdOf(user);
   const authorId = authorIdOf(post);
   const like = useLikePost();
+  // Checks for an existing conversation, then opens /chat/{authorId} (a failed check still goes there).
+  const { openChat } = useOpenChat();
   const name = authorName(post);
 
   return (
@@ -62,8 +64,7 @@ export function PostCard({
         {me && authorId && authorId !== me && (
           <Tooltip title={COMMUNITY_MESSAGES.chatTip} describeChild>
             <Button
-              component={RouterLink}
-              to={`/chat/${authorId}`}
+              onClick={() => void openChat(authorId)}
               variant="outlined"
               color="secondary"
               size="small"

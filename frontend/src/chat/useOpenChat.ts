@@ -1,0 +1,45 @@
+import { useCallback, useRef, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { useQueryClient } from '@tanstack/react-query';
+import { useSession } from '../shared/session';
+import { chatApi, chatKeys } from './api';
+import { userIdOf } from './format';
+
+/**
+ * The Message / Chat buttons of profiles and posts (spec 000 §8, 001 §4): check for an existing conversation, then go
+ * to /chat/{userId}; a failed check is only logged and still goes there. Visitors go to /signin; nobody chats with
+ * themselves. A conversation found is handed to the chat page so it opens without asking again.
+ */
+export function useOpenChat() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { user } = useSession();
+  const me = userIdOf(user);
+  const [checking, setChecking] = useState(false);
+  const busy = useRef(false);
+
+  const openChat = useCallback(
+    async (userId: string) => {
+      if (!me) {
+        navigate('/signin');
+        return;
+      }
+      if (!userId || userId === me || busy.current) return;
+      busy.current = true;
+      setChecking(true);
+      try {
+        const found = await chatApi.find(me, userId);
+        if (found) queryClient.setQueryData(chatKeys.withUser(me, userId, null), found);
+      } catch (err) {
+        console.error('Failed to check for an existing conversation', err);
+      } finally {
+        busy.current = false;
+        setChecking(false);
+      }
+      navigate(`/chat/${encodeURIComponent(userId)}`);
+    },
+    [me, navigate, queryClient],
+  );
+
+  return { openChat, checking };
+}
