@@ -11,3 +11,4 @@ export { seedDemoAds } from './adoption/demo-ads';
 export { seedDemoPosts } from './community/demo-posts';
 export { chatCommands, type ChatCommands } from './chat/routes';
 export { conversationIdFor } from './chat/conversation';
+export { seedDemoChat } from './chat/demo-chat';

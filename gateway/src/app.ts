@@ -15,6 +15,7 @@ import {
   ensureDemoUsers,
   googleVerifier,
   seedDemoAds,
+  seedDemoChat,
   seedDemoPosts,
   startHousekeeping,
 } from '@pawhaven/command-api';
@@ -88,6 +89,7 @@ export async function startApp(opts: StartOptions): Promise<RunningApp> {
   if (demoUsers.length > 0) {
     await seedDemoAds(store, db.knex);
     await seedDemoPosts(store, db.knex);
+    await seedDemoChat(store, db.knex);
   }
 
   const abort = new AbortController();
