@@ -399,3 +399,47 @@ describe('rebuilding the chat projection', () => {
     expect(await dump()).toEqual(before);
   });
 });
+
+describe('the message rate limit', () => {
+  it('answers 429 with the spec’s text past RATE_LIMIT_MESSAGES, over HTTP and the socket alike', async () => {
+    const limited = await startTestApp({ config: { RATE_LIMIT_MESSAGES: 3 } });
+    try {
+      const [carol, dave] = await Promise.all([
+        limited.api.registerVerifiedUser(),
+        limited.api.registerVerifiedUser(),
+      ]);
+      const c = await limited.api.post(
+        '/api/conversations',
+        { senderId: carol.user._id, receiverId: dave.user._id },
+        carol.token,
+      );
+      const say = (text: string) =>
+        limited.api.post('/api/messages', { conversationId: c.body.data._id, text }, carol.token);
+      expect((await say('one')).status).toBe(201);
+      expect((await say('two')).status).toBe(201);
+      const socket = await connect(carol, limited.url);
+      expect(
+        await socket.socket
+          .timeout(5000)
+          .emitWithAck('sendMessage', { conversationId: c.body.data._id, text: 'three' }),
+      ).toMatchObject({ ok: true });
+      expect(
+        await socket.socket
+          .timeout(5000)
+          .emitWithAck('sendMessage', { conversationId: c.body.data._id, text: 'four' }),
+      ).toEqual({ ok: false, status: 429, message: M.rateLimited });
+      const over = await say('five');
+      expect([over.status, over.body.message]).toEqual([429, M.rateLimited]);
+      // Dave's own budget is untouched.
+      const answer = await limited.api.post(
+        '/api/messages',
+        { conversationId: c.body.data._id, text: 'hi' },
+        dave.token,
+      );
+      expect(answer.status).toBe(201);
+      socket.socket.close();
+    } finally {
+      await limited.stop();
+    }
+  });
+});
