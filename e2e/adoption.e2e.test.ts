@@ -147,7 +147,10 @@ describe('an adoption from ad to forever home', () => {
     expect(await card.getByRole('link', { name: owner.username }).getAttribute('href')).toBe(
       `/profile/public/${owner.id}`,
     );
-    expect(await card.getByRole('link', { name: 'Chat' }).getAttribute('href')).toBe(`/chat/${owner.id}`);
+    // Chat opens the conversation with the owner, about this ad.
+    expect(await card.getByRole('link', { name: 'Chat', exact: true }).getAttribute('href')).toMatch(
+      new RegExp(`^/chat/${owner.id}\\?adId=[0-9a-f-]{36}$`),
+    );
 
     await card.getByRole('button', { name: 'View Details' }).click();
     const details = page.getByRole('dialog', { name: `Pet Details: ${PET}` });

@@ -142,7 +142,7 @@ describe('community posts, likes and threaded comments', () => {
     await card.getByText('Veterinarian', { exact: true }).waitFor();
     const today = new Date().toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
     await card.getByText(today).waitFor();
-    expect(await card.getByRole('link', { name: 'Chat' }).count()).toBe(0);
+    expect(await card.getByRole('button', { name: 'Chat', exact: true }).count()).toBe(0);
     await expect
       .poll(() => naturalWidth(card.getByRole('img', { name: `Photo shared by ${author.username}` })))
       .toBeGreaterThan(0);
@@ -153,12 +153,11 @@ describe('community posts, likes and threaded comments', () => {
     await openUntil(page, `${env.url}/posts`, () => postCard(page, author.username, CAPTION));
     const card = postCard(page, author.username, CAPTION);
 
-    // Author: name to the public profile; Chat with its tip leads to /chat/{A}.
+    // Author: name to the public profile; Chat (with its tip) opens the conversation (e2e/chat.e2e.test.ts).
     expect(await card.getByRole('link', { name: author.username }).getAttribute('href')).toBe(
       `/profile/public/${author.id}`,
     );
-    const chat = card.getByRole('link', { name: 'Chat' });
-    expect(await chat.getAttribute('href')).toBe(`/chat/${author.id}`);
+    const chat = card.getByRole('button', { name: 'Chat', exact: true });
     await chat.hover();
     await page.getByRole('tooltip', { name: 'Start private conversation' }).waitFor();
 
@@ -390,7 +389,7 @@ describe('community posts, likes and threaded comments', () => {
     expect(await card.getByTestId('like-button').count()).toBe(0);
     expect(await card.getByRole('textbox').count()).toBe(0);
     expect(await card.getByRole('button', { name: 'Reply' }).count()).toBe(0);
-    expect(await card.getByRole('link', { name: 'Chat' }).count()).toBe(0);
+    expect(await card.getByRole('button', { name: 'Chat', exact: true }).count()).toBe(0);
 
     // The profile's Message button sends a visitor to sign in.
     await page.goto(`${env.url}/profile/public/${author.id}`);
@@ -406,7 +405,7 @@ describe('community posts, likes and threaded comments', () => {
     await expect
       .poll(() => naturalWidth(card.getByRole('img', { name: `Photo shared by ${author.username}` })))
       .toBeGreaterThan(0);
-    await card.getByRole('link', { name: 'Chat' }).waitFor();
+    await card.getByRole('button', { name: 'Chat', exact: true }).waitFor();
     await card.getByRole('button', { name: 'View 1 More Comments' }).click();
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
 

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router-dom';
 import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
@@ -19,12 +19,22 @@ import LoginIcon from '@mui/icons-material/Login';
 import LogoutIcon from '@mui/icons-material/Logout';
 import MenuIcon from '@mui/icons-material/Menu';
 import PersonIcon from '@mui/icons-material/PersonOutline';
+import NotificationsIcon from '@mui/icons-material/NotificationsNoneOutlined';
 import { useSignOut } from '../accounts/useSignOut';
-import { NotificationBell } from '../notifications/NotificationBell';
 import { useCurrentUser } from '../shared/session';
 import { UserAvatar } from '../shared/ui/UserAvatar';
 import { Logo } from './Logo';
 import { NAV_ITEMS } from './navigation';
+
+// The bell, its panel and the notifications client load after the page: visitors never download them.
+const NotificationBell = lazy(() =>
+  import('../notifications/NotificationBell').then((m) => ({ default: m.NotificationBell })),
+);
+const bellPlaceholder = (
+  <IconButton color="inherit" aria-label="Notifications" disabled>
+    <NotificationsIcon />
+  </IconButton>
+);
 
 const visuallyHidden = {
   position: 'absolute',
@@ -99,7 +109,9 @@ export function Header() {
         >
           {user ? (
             <>
-              <NotificationBell />
+              <Suspense fallback={bellPlaceholder}>
+                <NotificationBell />
+              </Suspense>
               <Button
                 id="account-menu-button"
                 color="inherit"
