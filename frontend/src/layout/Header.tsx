@@ -25,6 +25,7 @@ import { useCurrentUser } from '../shared/session';
 import { UserAvatar } from '../shared/ui/UserAvatar';
 import { Logo } from './Logo';
 import { NAV_ITEMS } from './navigation';
+import { visuallyHidden } from '../shared/ui/visually-hidden';
 
 // The bell, its panel and the notifications client load after the page: visitors never download them.
 const NotificationBell = lazy(() =>
@@ -35,15 +36,6 @@ const bellPlaceholder = (
     <NotificationsIcon />
   </IconButton>
 );
-
-const visuallyHidden = {
-  position: 'absolute',
-  width: 1,
-  height: 1,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-} as const;
 
 /** Top bar: navigation for everybody; sign-in link for visitors; bell and account menu for signed-in users. */
 export function Header() {

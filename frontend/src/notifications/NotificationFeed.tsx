@@ -33,6 +33,7 @@ import {
   useNotificationList,
   useUnreadCount,
 } from './hooks';
+import { visuallyHidden } from '../shared/ui/visually-hidden';
 
 /** The current time, moving on every 30 seconds so 'Just now' becomes '1m ago' on an open list. */
 function useNow(everyMs = 30_000) {
@@ -166,15 +167,6 @@ function NotificationItem({
     </ListItem>
   );
 }
-
-const visuallyHidden = {
-  position: 'absolute',
-  width: 1,
-  height: 1,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-} as const;
 
 /** 'Connection error: …' when the real-time channel or the backend has a problem (spec 001 §2). */
 export function ConnectionError() {

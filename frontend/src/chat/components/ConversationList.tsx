@@ -8,6 +8,7 @@ import SearchIcon from '@mui/icons-material/Search';
 import { CHAT_MESSAGES, type ConversationDto } from '@pawhaven/contracts';
 import { UserAvatar } from '../../shared/ui/UserAvatar';
 import { listTime, otherParticipant, previewOf, unreadBadge } from '../format';
+import { visuallyHidden } from '../../shared/ui/visually-hidden';
 
 /**
  * The conversation list pane (spec 001 §2): 'Messages', the search box 'Search conversations...', and one entry per
@@ -89,15 +90,6 @@ export function ConversationList({
     </Box>
   );
 }
-
-const visuallyHidden = {
-  position: 'absolute',
-  width: 1,
-  height: 1,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-} as const;
 
 function ConversationItem({
   conversation,
