@@ -14,6 +14,7 @@ import { adoptionListingThroughput, adoptionRequestLatency } from './sections/ad
 import { appendThroughput } from './sections/append-throughput';
 import { chatDeliveryLatency, notificationQueries } from './sections/chat';
 import { communityFeedThroughput, communityLikeLatency } from './sections/community';
+import { lighthouseScores } from './sections/lighthouse';
 
 const sections: BenchSection[] = [
   appendThroughput,
@@ -23,6 +24,7 @@ const sections: BenchSection[] = [
   communityFeedThroughput,
   chatDeliveryLatency,
   notificationQueries,
+  lighthouseScores,
 ];
 
 const CELL_MS = Number(process.env.BENCH_CELL_MS ?? 3000);
