@@ -420,8 +420,7 @@ describe('routes and admin confinement', () => {
     await page.goto(`${env.url}/login`);
     await waitForPath(page, '/signin');
     await page.goto(`${env.url}/clinics`);
-    await page.getByRole('heading', { name: 'Clinics & Vets' }).waitFor();
-    await page.getByText('This section is on its way!').waitFor();
+    await page.getByRole('heading', { name: 'Veterinary Clinics & Healthcare', level: 1 }).waitFor();
     expect(await page.locator('footer').count()).toBe(1);
     // The footer is hidden on the chat screens.
     await page.goto(`${env.url}/chat/someone`);

@@ -10,6 +10,7 @@ import {
 import { accountRoutes } from './accounts/routes';
 import { adoptionRoutes } from './adoption/routes';
 import { chatRoutes } from './chat/routes';
+import { contactRoutes } from './contact/routes';
 import { communityRoutes } from './community/routes';
 import type { CommandDeps } from './deps';
 import { idempotentRequests } from './http/idempotency';
@@ -37,6 +38,7 @@ export function createCommandApp(deps: CommandDeps, sessionIsOpen: SessionCheck)
   app.use('/api/comments', community.comments);
   app.use('/api', chatRoutes(deps));
   app.use('/api/notifications', notificationRoutes(deps));
+  app.use('/api/contact', contactRoutes(deps));
   app.use(notFoundHandler);
   app.use(errorHandler);
   return app;

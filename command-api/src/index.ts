@@ -12,3 +12,4 @@ export { seedDemoPosts } from './community/demo-posts';
 export { chatCommands, type ChatCommands } from './chat/routes';
 export { conversationIdFor } from './chat/conversation';
 export { seedDemoChat } from './chat/demo-chat';
+export { seedPublicContent } from './directory/seed';

@@ -9,3 +9,6 @@ export * from './events/community-events';
 export * from './chat';
 export * from './events/chat-events';
 export * from './notifications';
+export * from './directory';
+export * from './directory-texts';
+export * from './events/directory-events';

@@ -5,7 +5,6 @@ import { AdminConfinement } from './layout/RouteGuards';
 
 // Every page is its own chunk: the initial bundle holds only the shell (layout, session, API client).
 const HomePage = lazy(() => import('./pages/HomePage'));
-const ComingSoonPage = lazy(() => import('./pages/ComingSoonPage'));
 const NotFoundPage = lazy(() => import('./pages/NotFoundPage'));
 const SignInPage = lazy(() => import('./accounts/SignInPage'));
 const SignUpPage = lazy(() => import('./accounts/SignUpPage'));
@@ -26,8 +25,11 @@ const MyPostsPage = lazy(() => import('./community/MyPostsPage'));
 const ChatPage = lazy(() => import('./chat/ChatPage'));
 const MessagesPage = lazy(() => import('./chat/MessagesPage'));
 const NotificationsPage = lazy(() => import('./notifications/NotificationsPage'));
-
-const soon = (section: string) => <ComingSoonPage section={section} />;
+const ContactPage = lazy(() => import('./contact/ContactPage'));
+const ClinicsPage = lazy(() => import('./directory/ClinicsPage'));
+const NgoPage = lazy(() => import('./directory/NgoPage'));
+const FaqPage = lazy(() => import('./directory/FaqPage'));
+const TeamPage = lazy(() => import('./team/TeamPage'));
 
 /** The route table of both spec documents (000 §2, 001 §2). */
 export function App() {
@@ -41,11 +43,11 @@ export function App() {
           <Route index element={<HomePage />} />
 
           {/* Landing, directories and help */}
-          <Route path="contactus" element={soon('Contact Us')} />
-          <Route path="clinics" element={soon('Clinics & Vets')} />
-          <Route path="ngo" element={soon("NGO's")} />
-          <Route path="faq" element={soon("FAQ's")} />
-          <Route path="team" element={soon('Our Team')} />
+          <Route path="contactus" element={<ContactPage />} />
+          <Route path="clinics" element={<ClinicsPage />} />
+          <Route path="ngo" element={<NgoPage />} />
+          <Route path="faq" element={<FaqPage />} />
+          <Route path="team" element={<TeamPage />} />
 
           {/* Community posts */}
           <Route path="posts" element={<PostsPage />} />

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import compression from 'compression';
 import express from 'express';
 import helmet from 'helmet';
 import type { JWTVerifyGetKey } from 'jose';
@@ -16,6 +17,7 @@ import {
   googleVerifier,
   seedDemoAds,
   seedDemoChat,
+  seedPublicContent,
   seedDemoPosts,
   startHousekeeping,
 } from '@pawhaven/command-api';
@@ -84,6 +86,8 @@ export async function startApp(opts: StartOptions): Promise<RunningApp> {
   const tokens = new TokenService(secret, config.ACCESS_TOKEN_TTL_SECONDS);
   const codes = new CodeHasher(`${secret}:codes`);
   const adminCredentials = await ensureAdmin(store, config);
+  // Directory, FAQ and team content: the seed files, appended once (every deployment, not only the demo).
+  await seedPublicContent(store, db.knex);
   const demoUsers = opts.demoData && config.NODE_ENV !== 'production' ? await ensureDemoUsers(store) : [];
   // Demo ads only alongside freshly created demo accounts, so a restart never adds them twice.
   if (demoUsers.length > 0) {
@@ -148,6 +152,9 @@ export async function startApp(opts: StartOptions): Promise<RunningApp> {
   });
   const frontendDir = opts.frontendDir ?? defaultFrontendDir;
   if (existsSync(path.join(frontendDir, 'index.html'))) {
+    // The frontend's files go compressed (a phone on a slow network gets a fifth of the bytes); API answers do not:
+    // they are small, mostly built by PostgreSQL, and their CPU is better spent answering.
+    gateway.use(compression());
     gateway.use(
       '/assets',
       express.static(path.join(frontendDir, 'assets'), { immutable: true, maxAge: '1y' }),

@@ -41,6 +41,8 @@ const envSchema = z.object({
   RATE_LIMIT_WRITES: z.coerce.number().int().positive().default(300),
   /** Chat messages and receipts per user per window (over HTTP and the socket alike). */
   RATE_LIMIT_MESSAGES: z.coerce.number().int().positive().default(600),
+  /** Contact-form messages per client address per window. */
+  RATE_LIMIT_CONTACT: z.coerce.number().int().positive().default(5),
   /**
    * Behind a reverse proxy (the distributed deployment's nginx), how many proxy hops to trust for the client address
    * that rate limits key on; 0 trusts none (the embedded default, where clients connect directly).

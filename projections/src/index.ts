@@ -8,6 +8,9 @@ import { communityPostsProjection } from './community/community-posts.projection
 import { userActivityProjection } from './community/user-activity.projection';
 import { chatProjection } from './chat/chat.projection';
 import { notificationsProjection } from './notifications/notifications.projection';
+import { contactMessagesProjection } from './directory/contact-messages.projection';
+import { directoryProjection } from './directory/directory.projection';
+import { landingStatsProjection } from './directory/landing-stats.projection';
 
 export { allMigrations, readModelMigrations } from './migrations';
 
@@ -22,4 +25,7 @@ export const allProjections: readonly Projection[] = [
   userActivityProjection,
   chatProjection,
   notificationsProjection,
+  directoryProjection,
+  landingStatsProjection,
+  contactMessagesProjection,
 ];

@@ -1,6 +1,7 @@
 import { platformMigrations, type Migration } from '@pawhaven/platform';
 import { chatMigration } from './chat/migration';
 import { notificationsMigration } from './notifications/migration';
+import { publicPagesMigration } from './directory/migration';
 
 /** Read-model tables. Each projection owns its tables; a rebuild replays the log into copies and swaps them in. */
 export const readModelMigrations: Migration[] = [
@@ -181,6 +182,7 @@ export const readModelMigrations: Migration[] = [
   },
   chatMigration,
   notificationsMigration,
+  publicPagesMigration,
 ];
 
 /** Every schema change of the product: the platform's tables first, then the read models. */

@@ -12,6 +12,7 @@ import { adminQueries } from './admin/routes';
 import { adoptionQueries } from './adoption/routes';
 import { chatQueries } from './chat/routes';
 import { communityQueries } from './community/routes';
+import { publicPagesQueries } from './directory/routes';
 import type { QueryDeps } from './deps';
 import { consistentReads } from './http/consistency';
 import { notificationQueries } from './notifications/routes';
@@ -34,6 +35,7 @@ export function createQueryApp(deps: QueryDeps, sessionIsOpen: SessionCheck): ex
   app.use('/api/adoptions', adoptionQueries(deps));
   app.use('/api/posts', communityQueries(deps));
   app.use('/api', chatQueries(deps));
+  app.use('/api', publicPagesQueries(deps));
   app.use('/api/notifications', notificationQueries(deps));
   app.use('/api/admin', adminQueries(deps));
   app.use(notFoundHandler);

@@ -48,6 +48,8 @@ export const RATE_LIMITS = {
   adoptionRequest: { setting: 'RATE_LIMIT_ADOPTION_REQUESTS', key: 'user' },
   /** Chat messages and their receipts, sent over HTTP or the socket: a budget of their own, chat is chatty. */
   messages: { setting: 'RATE_LIMIT_MESSAGES', key: 'user' },
+  /** Contact-form messages: per client address, signed in or not (each one mails a confirmation). */
+  contact: { setting: 'RATE_LIMIT_CONTACT', key: 'address' },
   /** Every other write (POST, PUT, PATCH, DELETE) of the command side, on top of the limits above. */
   write: { setting: 'RATE_LIMIT_WRITES', key: 'user', skip: (req) => isRead(req) || isChat(req) },
 } as const satisfies Record<string, LimitDefinition>;

@@ -3,6 +3,7 @@ import { Outlet, useLocation } from 'react-router-dom';
 import Box from '@mui/material/Box';
 import { RealtimeProvider } from '../realtime';
 import { PageLoader } from '../shared/ui/PageLoader';
+import { TipPopups } from '../popups';
 import { Footer } from './Footer';
 import { Header } from './Header';
 import { isChatPath } from './navigation';
@@ -41,6 +42,7 @@ export function RootLayout() {
           </Suspense>
         </Box>
         {!isChatPath(pathname) && <Footer />}
+        <TipPopups />
       </Box>
     </RealtimeProvider>
   );

@@ -248,7 +248,7 @@ describe('GET /api/admin/adoptions/{id}/history', () => {
     const body = await timeline(adId);
     const logged = (
       await t.db.pool.query<{ position: string; type: string; created_at: Date; actor: string }>(
-        `SELECT position::text, type, created_at, metadata->>'actorId' AS actor FROM events WHERE stream_id = $1 ORDER BY position`,
+        `SELECT position::text, type, created_at, metadata->>'actorId' AS actor FROM events WHERE stream_id = $1 ORDER BY events.position`,
         [`adoption-${adId}`],
       )
     ).rows;

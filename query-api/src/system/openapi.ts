@@ -25,6 +25,7 @@ import {
 } from '@pawhaven/contracts';
 import { chatOperations } from '../chat/openapi';
 import { notificationOperations } from '../notifications/openapi';
+import { publicPagesOperations } from '../directory/openapi';
 
 /** One call of the API. The schemas are the very zod schemas its route validates with. */
 export type Operation = {
@@ -189,6 +190,7 @@ export const operations: Record<string, Operation> = {
 
   ...chatOperations,
   ...notificationOperations,
+  ...publicPagesOperations,
 
   // ── System ──
   'GET /api/health': { summary: 'Health of each part' },

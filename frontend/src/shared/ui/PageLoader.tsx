@@ -7,7 +7,8 @@ export function PageLoader({ label = 'Loading…' }: { label?: string }) {
     <Box
       role="status"
       aria-live="polite"
-      sx={{ display: 'grid', placeItems: 'center', minHeight: '40vh', gap: 2 }}
+      // A full screen: the footer stays below the fold until the page is there (no layout shift when it arrives).
+      sx={{ display: 'grid', placeItems: 'center', minHeight: '100dvh', gap: 2 }}
     >
       <CircularProgress aria-label={label} />
     </Box>

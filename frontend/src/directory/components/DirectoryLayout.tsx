@@ -1,0 +1,193 @@
+import { useEffect, useId, type ReactNode } from 'react';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Container from '@mui/material/Container';
+import InputAdornment from '@mui/material/InputAdornment';
+import Skeleton from '@mui/material/Skeleton';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import SearchIcon from '@mui/icons-material/Search';
+import SearchOffIcon from '@mui/icons-material/SearchOff';
+import { DIRECTORY_SEARCH_MAX } from '@pawhaven/contracts';
+import { visuallyHidden } from './visuallyHidden';
+
+/** The card grid: one column on a phone, as many 280 px columns as fit above that. */
+export const gridSx = {
+  display: 'grid',
+  gap: { xs: 2, md: 3 },
+  gridTemplateColumns: 'repeat(auto-fill, minmax(min(100%, 280px), 1fr))',
+} as const;
+
+const SKELETON_CARDS = 6;
+
+/** The first row of the grid (three cards on a laptop, one on a phone) is on screen: its pictures load at once. */
+export const imagePriority = (index: number) => (index === 0 ? 'high' : index < 3 ? 'eager' : 'lazy');
+
+/** Sets the tab's title while a page is shown. */
+export function useDocumentTitle(title: string) {
+  useEffect(() => {
+    const before = document.title;
+    document.title = `${title} | PawHaven`;
+    return () => {
+      document.title = before;
+    };
+  }, [title]);
+}
+
+/** The page's heading band: the h1 and a line under it. */
+export function PageHeading({ title, intro }: { title: string; intro: string }) {
+  useDocumentTitle(title);
+  return (
+    <Box
+      component="header"
+      sx={{
+        background: 'linear-gradient(135deg, #FBE3D6 0%, #FFF8F0 55%, #FDEFC8 100%)',
+        py: { xs: 4, md: 6 },
+        px: 2,
+        textAlign: 'center',
+      }}
+    >
+      <Container maxWidth="md" disableGutters>
+        <Typography variant="h3" component="h1" sx={{ fontSize: { xs: '1.85rem', md: '2.75rem' } }}>
+          {title}
+        </Typography>
+        <Typography color="text.secondary" sx={{ mt: 1.5, fontSize: { xs: '1rem', md: '1.1rem' } }}>
+          {intro}
+        </Typography>
+      </Container>
+    </Box>
+  );
+}
+
+/**
+ * A directory page (spec 000 §2): heading, search box, then skeleton cards while loading, an error with Try again,
+ * the no-match text (or an empty text without a search), or the grid. The number of results is announced to
+ * screen readers as it changes.
+ */
+export function DirectoryLayout<T>({
+  title,
+  intro,
+  searchLabel,
+  searchPlaceholder,
+  term,
+  onTermChange,
+  items,
+  failed,
+  busy,
+  onRetry,
+  failedText,
+  noMatchText,
+  emptyText,
+  countText,
+  listLabel,
+  renderItem,
+  children,
+}: {
+  title: string;
+  intro: string;
+  searchLabel: string;
+  searchPlaceholder: string;
+  term: string;
+  onTermChange: (term: string) => void;
+  items: readonly T[] | null;
+  failed: boolean;
+  busy: boolean;
+  onRetry: () => void;
+  failedText: string;
+  noMatchText: string;
+  emptyText: string;
+  /** The number of results, announced to screen readers as it changes (0 included). */
+  countText: (n: number) => string;
+  listLabel: string;
+  /** `index` places the card: the first row's pictures load at once (see `imagePriority`). */
+  renderItem: (item: T, index: number) => ReactNode;
+  /** The details dialog. */
+  children?: ReactNode;
+}) {
+  const searchId = useId();
+  const searching = term.trim() !== '';
+  // For screen readers; the visible texts (no-match, error) are not repeated here.
+  const status = failed || items === null ? '' : countText(items.length);
+
+  return (
+    <Box>
+      <PageHeading title={title} intro={intro} />
+      <Container maxWidth="lg" sx={{ py: { xs: 3, md: 5 }, px: { xs: 1.5, sm: 3 } }}>
+        <Box role="search" sx={{ maxWidth: 560, mx: 'auto', mb: { xs: 3, md: 4 } }}>
+          <TextField
+            id={searchId}
+            label={searchLabel}
+            placeholder={searchPlaceholder}
+            value={term}
+            onChange={(e) => onTermChange(e.target.value)}
+            margin="none"
+            type="search"
+            autoComplete="off"
+            slotProps={{
+              htmlInput: { maxLength: DIRECTORY_SEARCH_MAX, enterKeyHint: 'search' },
+              input: {
+                startAdornment: (
+                  <InputAdornment position="start">
+                    <SearchIcon aria-hidden />
+                  </InputAdornment>
+                ),
+              },
+            }}
+            sx={{ bgcolor: 'background.paper', borderRadius: 1 }}
+          />
+        </Box>
+
+        <Box role="status" aria-live="polite" sx={visuallyHidden}>
+          {status}
+        </Box>
+
+        <Box component="section" aria-label={listLabel} aria-busy={busy}>
+          {failed ? (
+            <Alert
+              severity="error"
+              action={
+                <Button color="inherit" size="small" onClick={onRetry}>
+                  Try again
+                </Button>
+              }
+            >
+              {failedText}
+            </Alert>
+          ) : items === null ? (
+            <Box sx={gridSx} aria-hidden data-testid="directory-loading">
+              {Array.from({ length: SKELETON_CARDS }, (_, i) => (
+                <Card key={i}>
+                  <Skeleton variant="rectangular" sx={{ height: 'auto', aspectRatio: '16 / 9' }} />
+                  <CardContent>
+                    <Skeleton width="70%" height={30} />
+                    <Skeleton />
+                    <Skeleton width="85%" />
+                    <Skeleton variant="rounded" width={150} height={36} sx={{ mt: 2 }} />
+                  </CardContent>
+                </Card>
+              ))}
+            </Box>
+          ) : items.length === 0 ? (
+            <Box sx={{ textAlign: 'center', py: { xs: 5, md: 7 } }}>
+              <SearchOffIcon aria-hidden sx={{ fontSize: 48, color: 'primary.light' }} />
+              <Typography variant="h6" component="p" sx={{ mt: 1 }}>
+                {searching ? noMatchText : emptyText}
+              </Typography>
+              {searching && (
+                <Button variant="text" onClick={() => onTermChange('')} sx={{ mt: 1 }}>
+                  Clear search
+                </Button>
+              )}
+            </Box>
+          ) : (
+            <Box sx={gridSx}>{items.map((item, i) => renderItem(item, i))}</Box>
+          )}
+        </Box>
+        {children}
+      </Container>
+    </Box>
+  );
+}

@@ -1,0 +1,135 @@
+import type { Knex } from 'knex';
+import { adIdOfStream, userIdOfStream, type AdoptionEvent, type UserEvent } from '@pawhaven/contracts';
+import { defineProjection } from '@pawhaven/platform';
+
+type Handled = AdoptionEvent | UserEvent;
+
+const HANDLES = [
+  'UserRegistered',
+  'RegistrationRenewed',
+  'EmailVerified',
+  'GoogleAccountLinked',
+  'AdoptionAdPublished',
+  'AdoptionAdDeleted',
+  'PetAdopted',
+] as const satisfies readonly Handled['type'][];
+
+type Totals = {
+  ads_published: number;
+  pets_adopted: number;
+  registered_vets: number;
+  community_members: number;
+};
+type UserRow = { id: string; is_veterinarian: boolean; is_admin: boolean; verified: boolean };
+
+/** Moves the figures by `delta` (nothing when it is all zeros). */
+async function bump(tx: Knex.Transaction, delta: Partial<Totals>) {
+  const d: Totals = { ads_published: 0, pets_adopted: 0, registered_vets: 0, community_members: 0, ...delta };
+  if (Object.values(d).every((v) => v === 0)) return;
+  await tx.raw(
+    `INSERT INTO landing_stats AS s (id, ads_published, pets_adopted, registered_vets, community_members)
+     VALUES (true, ?, ?, ?, ?)
+     ON CONFLICT (id) DO UPDATE SET
+       ads_published = s.ads_published + EXCLUDED.ads_published,
+       pets_adopted = s.pets_adopted + EXCLUDED.pets_adopted,
+       registered_vets = s.registered_vets + EXCLUDED.registered_vets,
+       community_members = s.community_members + EXCLUDED.community_members`,
+    [d.ads_published, d.pets_adopted, d.registered_vets, d.community_members],
+  );
+}
+
+/** What a user adds to the figures: verified accounts that are not administrators count; vets count as vets too. */
+const contribution = (u: UserRow | undefined) => {
+  const member = !!u && u.verified && !u.is_admin;
+  return { community_members: member ? 1 : 0, registered_vets: member && u.is_veterinarian ? 1 : 0 };
+};
+
+/** Changes a user's row and moves the figures by the difference it makes. */
+async function changeUser(
+  tx: Knex.Transaction,
+  id: string,
+  next: (prev: UserRow | undefined) => UserRow | null,
+) {
+  const prev = await tx('landing_stats_users').where({ id }).first<UserRow | undefined>();
+  const row = next(prev);
+  if (!row) return;
+  await tx('landing_stats_users').insert(row).onConflict('id').merge();
+  const before = contribution(prev);
+  const after = contribution(row);
+  await bump(tx, {
+    community_members: after.community_members - before.community_members,
+    registered_vets: after.registered_vets - before.registered_vets,
+  });
+}
+
+/**
+ * The landing page's stats strip (`landing_stats`, one row), from the adoption and user events:
+ * - ads published: every adoption ad ever published, except those an administrator removed (moderation); an ad its
+ *   owner deleted was still published;
+ * - pets adopted: ads whose pet was adopted (an accepted request), once per ad, kept even if the ad is deleted later;
+ * - registered vets and community members: verified accounts (e-mail code, Google, or created verified), not
+ *   administrators; vets are those registered as veterinarians.
+ * Its lookups (`landing_stats_users`, `landing_stats_ads`) are its own, so it rebuilds alone from the log.
+ */
+export const landingStatsProjection = defineProjection({
+  name: 'landing-stats',
+  tables: ['landing_stats', 'landing_stats_users', 'landing_stats_ads'],
+  handles: HANDLES,
+  async apply(tx, recorded) {
+    const event = { type: recorded.type, data: recorded.data ?? {} } as Handled;
+    switch (event.type) {
+      case 'UserRegistered': {
+        const d = event.data;
+        // A lapsed sign-up's stream can be registered again (by Google): the new registration replaces it.
+        await changeUser(tx, userIdOfStream(recorded.streamId), () => ({
+          id: userIdOfStream(recorded.streamId),
+          is_veterinarian: d.isVeterinarian === true,
+          is_admin: d.isAdmin === true,
+          verified: d.via !== 'password',
+        }));
+        return;
+      }
+      case 'RegistrationRenewed':
+        await changeUser(tx, userIdOfStream(recorded.streamId), (prev) =>
+          prev ? { ...prev, is_veterinarian: event.data.isVeterinarian === true } : null,
+        );
+        return;
+      case 'EmailVerified':
+      case 'GoogleAccountLinked':
+        // Google proves the address as the e-mail code does.
+        await changeUser(tx, userIdOfStream(recorded.streamId), (prev) =>
+          prev && !prev.verified ? { ...prev, verified: true } : null,
+        );
+        return;
+
+      case 'AdoptionAdPublished': {
+        const inserted = await tx('landing_stats_ads')
+          .insert({ id: adIdOfStream(recorded.streamId), counted: true, adopted: false })
+          .onConflict('id')
+          .ignore()
+          .returning('id');
+        if (inserted.length > 0) await bump(tx, { ads_published: 1 });
+        return;
+      }
+      case 'AdoptionAdDeleted': {
+        if (event.data.byAdmin !== true) return;
+        const removed = await tx('landing_stats_ads')
+          .where({ id: adIdOfStream(recorded.streamId), counted: true })
+          .update({ counted: false })
+          .returning('id');
+        if (removed.length > 0) await bump(tx, { ads_published: -1 });
+        return;
+      }
+      case 'PetAdopted': {
+        const adopted = await tx('landing_stats_ads')
+          .where({ id: adIdOfStream(recorded.streamId), adopted: false })
+          .update({ adopted: true })
+          .returning('id');
+        if (adopted.length > 0) await bump(tx, { pets_adopted: 1 });
+        return;
+      }
+      default:
+        return;
+    }
+  },
+});

@@ -1,0 +1,282 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adoptionStream, CONSISTENT_AFTER_HEADER } from '@pawhaven/contracts';
+import { PostgresEventStore, rebuildProjection } from '@pawhaven/platform';
+import { allProjections } from '@pawhaven/projections';
+import {
+  startTestApp,
+  testImage,
+  type Json,
+  type RegisteredUser,
+  type TestApp,
+} from '../../../gateway/src/support/test-app';
+
+/**
+ * The public pages' read models: the landing page's figures driven by real commands (sign-ups, verification, ads,
+ * an accepted request, deletions by the owner and by an admin) and by histories the commands write more rarely
+ * (a lapsed sign-up registered again by Google, a renewed sign-up, a straggling PetAdopted); then every table of
+ * the three projections rebuilt from the log alone, identical.
+ */
+
+const TABLES: Record<string, string> = {
+  ngos: 'id',
+  clinics: 'id',
+  faq_items: 'id',
+  team_members: 'id',
+  landing_stats: 'id',
+  landing_stats_users: 'id',
+  landing_stats_ads: 'id',
+  contact_messages: 'id',
+};
+
+let t: TestApp;
+let store: PostgresEventStore;
+let last = 0n;
+const state: { owner?: RegisteredUser; adopter?: RegisteredUser } = {};
+
+const track = (position: string | bigint | undefined) => {
+  if (position !== undefined && BigInt(position) > last) last = BigInt(position);
+};
+
+const settle = async () => {
+  const res = await t.api.get('/api/config', undefined, { [CONSISTENT_AFTER_HEADER]: last.toString() });
+  expect(res.headers.get('x-consistency')).toBe('consistent');
+};
+
+const stats = async () => {
+  await settle();
+  const res = await t.api.get('/api/stats/landing');
+  expect(res.status).toBe(200);
+  return res.body as Json;
+};
+
+async function dump(): Promise<Record<string, Json[]>> {
+  const out: Record<string, Json[]> = {};
+  for (const [table, key] of Object.entries(TABLES))
+    out[table] = (await t.db.pool.query(`SELECT * FROM ${table} ORDER BY ${key}`)).rows;
+  return out;
+}
+
+const publishAd = async (owner: RegisteredUser, name: string) => {
+  const res = await t.api.upload(
+    '/api/adoptions',
+    { field: 'image', bytes: await testImage(), filename: 'pet.png', type: 'image/png' },
+    owner.token,
+    { name, age: '2', location: 'Lahore', petType: 'Dog', description: 'Friendly and house-trained.' },
+  );
+  expect(res.status, res.text).toBe(201);
+  track(res.body.position);
+  return res.body._id as string;
+};
+
+/** A user's events appended straight to the log, as the command side records them. */
+const record = async (userId: string, type: string, data: Record<string, unknown>) =>
+  track(
+    (await store.append(`user-${userId}`, [{ type, data, metadata: { actorId: userId } }], 'any')).position,
+  );
+
+const registered = (userId: string, via: 'password' | 'google', isVeterinarian: boolean) => ({
+  userId,
+  username: `u${userId.slice(0, 8)}`,
+  email: `${userId.slice(0, 8)}@gmail.com`,
+  passwordHash: null,
+  isVeterinarian,
+  isAdmin: false,
+  via,
+  registeredAt: new Date().toISOString(),
+});
+
+beforeAll(async () => {
+  t = await startTestApp();
+  store = new PostgresEventStore(t.db.pool);
+});
+afterAll(async () => {
+  await store?.close();
+  await t?.stop();
+});
+
+describe('the landing page figures', () => {
+  it('start at zero: the admin account is no community member', async () => {
+    expect(await stats()).toEqual({
+      adsPublished: 0,
+      petsAdopted: 0,
+      registeredVets: 0,
+      communityMembers: 0,
+    });
+  });
+
+  it('count verified accounts and verified vets only', async () => {
+    const [owner, adopter, vet] = await Promise.all([
+      t.api.registerVerifiedUser(),
+      t.api.registerVerifiedUser(),
+      t.api.registerVerifiedUser({ isVeterinarian: true }),
+    ]);
+    [owner, adopter, vet].forEach((u) => track(u.position));
+    // Signed up but never verified: not (yet) a member, vet or not.
+    for (const isVeterinarian of [false, true]) {
+      const res = await t.api.post('/api/auth/register', {
+        username: `pending${randomUUID().slice(0, 8)}`,
+        email: `pending${randomUUID().slice(0, 8)}@gmail.com`,
+        password: 'Str0ng!Passw0rd',
+        isVeterinarian,
+      });
+      expect(res.status, res.text).toBe(201);
+    }
+    const head = await t.db.pool.query<{ p: string }>('SELECT max(position)::text AS p FROM events');
+    track(head.rows[0]!.p);
+    expect(await stats()).toMatchObject({ registeredVets: 1, communityMembers: 3 });
+    state.owner = owner;
+    state.adopter = adopter;
+  });
+
+  it('count ads published and pets adopted, from real commands', async () => {
+    const { owner, adopter } = state;
+    const adopted = await publishAd(owner!, 'Moti');
+    const deletedByOwner = await publishAd(owner!, 'Billo');
+    const removedByAdmin = await publishAd(owner!, 'Spam');
+    expect(await stats()).toMatchObject({ adsPublished: 3, petsAdopted: 0 });
+
+    const request = await t.api.post(
+      `/api/adoptions/${adopted}/request`,
+      {
+        name: adopter!.username,
+        email: adopter!.email,
+        phone: '+92 300 1234567',
+        message: 'We have a garden.',
+      },
+      adopter!.token,
+    );
+    expect(request.status, request.text).toBe(201);
+    const accept = await t.api.put(
+      `/api/adoptions/requests/${request.body.request._id}`,
+      { status: 'accepted' },
+      owner!.token,
+    );
+    expect(accept.status, accept.text).toBe(200);
+    track(accept.body.position);
+    expect(await stats()).toMatchObject({ adsPublished: 3, petsAdopted: 1 });
+
+    // An owner's own deletion: the ad was still published. A moderator's removal: it no longer counts.
+    const own = await t.api.del(`/api/adoptions/${deletedByOwner}`, owner!.token);
+    expect(own.status, own.text).toBe(200);
+    track(own.body.position);
+    const signin = await t.api.post('/api/auth/signin', t.adminCredentials!);
+    expect(signin.status, signin.text).toBe(200);
+    const removed = await t.api.del(`/api/adoptions/${removedByAdmin}`, signin.body.token);
+    expect(removed.status, removed.text).toBe(200);
+    track(removed.body.position);
+    // The adopted pet's ad deleted afterwards: the adoption still happened.
+    const afterAdoption = await t.api.del(`/api/adoptions/${adopted}`, owner!.token);
+    expect(afterAdoption.status, afterAdoption.text).toBe(200);
+    track(afterAdoption.body.position);
+    expect(await stats()).toEqual({
+      adsPublished: 2,
+      petsAdopted: 1,
+      registeredVets: 1,
+      communityMembers: 3,
+    });
+  });
+
+  it('follow rarer histories: Google re-registration, renewed sign-ups, Google links, a straggling adoption', async () => {
+    // A lapsed vet sign-up whose stream Google registers again as a regular user: one member, no vet.
+    const lapsed = randomUUID();
+    await record(lapsed, 'UserRegistered', registered(lapsed, 'password', true));
+    await record(lapsed, 'UserRegistered', registered(lapsed, 'google', false));
+    // A sign-up renewed as a vet, then verified: one member, one vet; verified twice counts once.
+    const renewed = randomUUID();
+    await record(renewed, 'UserRegistered', registered(renewed, 'password', false));
+    await record(renewed, 'RegistrationRenewed', {
+      username: 'renewed',
+      passwordHash: 'x',
+      isVeterinarian: true,
+    });
+    await record(renewed, 'EmailVerified', { verifiedAt: new Date().toISOString() });
+    await record(renewed, 'EmailVerified', { verifiedAt: new Date().toISOString() });
+    // A pending sign-up that Google proves: verified by the link.
+    const linked = randomUUID();
+    await record(linked, 'UserRegistered', registered(linked, 'password', false));
+    await record(linked, 'GoogleAccountLinked', { googleSubject: 'sub-1' });
+    // Events of nobody known change nothing.
+    await record(randomUUID(), 'EmailVerified', { verifiedAt: new Date().toISOString() });
+    // A second PetAdopted on one ad counts once.
+    const adId = randomUUID();
+    const at = new Date().toISOString();
+    const ad = async (type: string, data: Record<string, unknown>) =>
+      track((await store.append(adoptionStream(adId), [{ type, data }], 'any')).position);
+    const details = {
+      name: 'Straggler',
+      age: '1',
+      ageUnit: 'yrs',
+      petType: 'Cat',
+      breed: 'Mixed',
+      gender: null,
+      size: null,
+      vaccinated: null,
+      spayedNeutered: null,
+      goodWithChildren: null,
+      goodWithDogs: null,
+      goodWithCats: null,
+      description: 'A cat.',
+      location: 'Lahore',
+      imageUrl: '/api/images/none',
+    };
+    await ad('AdoptionAdPublished', { adId, ownerId: lapsed, details, publishedAt: at });
+    await ad('PetAdopted', { requestId: randomUUID(), adopterId: linked, adoptedAt: at });
+    await ad('PetAdopted', { requestId: randomUUID(), adopterId: linked, adoptedAt: at });
+    expect(await stats()).toEqual({
+      adsPublished: 3,
+      petsAdopted: 2,
+      registeredVets: 2,
+      communityMembers: 6,
+    });
+  });
+});
+
+describe('rebuilding the public pages’ read models from the log', () => {
+  it('reproduces identical rows in every table, even from tampered tables', async () => {
+    const contact = await t.api.post('/api/contact', {
+      name: 'Visitor',
+      email: 'visitor@example.com',
+      message: 'Hello from the rebuild test',
+    });
+    expect(contact.status, contact.text).toBe(201);
+    track(contact.body.position);
+    await settle();
+    const before = await dump();
+    expect(before.ngos).toHaveLength(13);
+    expect(before.clinics).toHaveLength(14);
+    expect(before.contact_messages).toHaveLength(1);
+    expect(before.landing_stats).toHaveLength(1);
+
+    const projections = allProjections.filter((p) =>
+      ['directory', 'landing-stats', 'contact-messages'].includes(p.name),
+    );
+    expect(projections).toHaveLength(3);
+    await t.db.pool.query(`UPDATE ngos SET name = 'x', services = '[]'`);
+    await t.db.pool.query(`DELETE FROM clinics WHERE sort_order < 3`);
+    await t.db.pool.query(`UPDATE faq_items SET answer = ''`);
+    await t.db.pool.query(`DELETE FROM team_members`);
+    await t.db.pool.query(`UPDATE landing_stats SET ads_published = 99, community_members = 0`);
+    await t.db.pool.query(`UPDATE landing_stats_users SET verified = NOT verified`);
+    await t.db.pool.query(`DELETE FROM landing_stats_ads`);
+    await t.db.pool.query(`UPDATE contact_messages SET message = 'tampered'`);
+    expect(await dump()).not.toEqual(before);
+
+    for (const p of projections) {
+      const result = await rebuildProjection(t.db.knex, store, p);
+      expect(result.processed).toBeGreaterThan(0);
+    }
+    expect(await dump()).toEqual(before);
+  });
+
+  it('leaves the live projectors working: later events still reach the read models', async () => {
+    const user = await t.api.registerVerifiedUser({ isVeterinarian: true });
+    track(user.position);
+    expect(await stats()).toEqual({
+      adsPublished: 3,
+      petsAdopted: 2,
+      registeredVets: 3,
+      communityMembers: 7,
+    });
+  });
+});
