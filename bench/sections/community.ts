@@ -6,6 +6,7 @@ import {
   type CommunityEvent,
   type UserEvent,
 } from '@pawhaven/contracts';
+import { startApp, type RunningApp } from '@pawhaven/gateway';
 import { PostgresEventStore, type NewEvent } from '@pawhaven/platform';
 import { listPosts } from '@pawhaven/query-api';
 import { commandToVisible, measureInterleaved, round, type Measurement } from '../lib/measure';
@@ -165,7 +166,8 @@ async function medianOf(
 export const communityFeedThroughput: BenchSection = {
   name: 'community-feed',
   title:
-    'GET /api/posts with 10,000 posts, 50,000 comments, 100,000 likes vs the same page queried directly (median of 3)',
+    'GET /api/posts with 10,000 posts, 50,000 comments, 100,000 likes vs the same page queried directly (median of 3; ' +
+    'the first rows through the read cache, as served by default, the last ones through a node with it off)',
   columns: [
     { key: 'page', header: 'page' },
     { key: 'workers', header: 'workers' },
@@ -177,6 +179,7 @@ export const communityFeedThroughput: BenchSection = {
   ],
   async run(ctx) {
     const bench = await benchApp(ctx);
+    let uncached: RunningApp | undefined;
     try {
       ctx.log('seeding 10,000 posts, 50,000 comments and 100,000 likes…');
       await seedCommunity(ctx, bench);
@@ -186,14 +189,23 @@ export const communityFeedThroughput: BenchSection = {
       await bench.db.pool.query('VACUUM (ANALYZE)');
       await bench.db.pool.query('CHECKPOINT');
       ctx.log(`  settled (VACUUM ANALYZE, CHECKPOINT) in ${round((performance.now() - t0) / 1000, 1)} s`);
+      // A second node on the same database with the read cache off: what a page costs when every read queries
+      // (as right after each like or comment), beside the same bare query.
+      uncached = await startApp({
+        databaseUrl: ctx.connectionString,
+        port: 0,
+        config: { LOG_LEVEL: 'silent', READ_CACHE_ENTRIES: 0 },
+      });
       const workers = 4;
       const rows: BenchRow[] = [];
-      for (const { label, qs } of [
-        { label: 'page 1 (10 posts)', qs: '' },
-        { label: 'page 100 (10 posts)', qs: 'page=100' },
+      for (const { label, qs, port } of [
+        { label: 'page 1 (10 posts)', qs: '', port: bench.app.port },
+        { label: 'page 100 (10 posts)', qs: 'page=100', port: bench.app.port },
+        { label: 'page 1, read cache off', qs: '', port: uncached.port },
+        { label: 'page 100, read cache off', qs: 'page=100', port: uncached.port },
       ]) {
         const query = postListQuery.parse(Object.fromEntries(new URLSearchParams(qs)));
-        const url = `http://127.0.0.1:${bench.app.port}/api/posts?${qs}`;
+        const url = `http://127.0.0.1:${port}/api/posts?${qs}`;
         const [http, bare] = await medianOf(3, () =>
           measureInterleaved(
             [
@@ -228,6 +240,7 @@ export const communityFeedThroughput: BenchSection = {
       }
       return rows;
     } finally {
+      await uncached?.stop();
       await bench.stop();
     }
   },

@@ -4,7 +4,10 @@ import { startApp, type RunningApp, type StartOptions } from '@pawhaven/gateway'
 import type { Config } from '@pawhaven/platform';
 import { createTestDatabase } from '@pawhaven/platform/testing';
 
-const FRONTEND_DIST = path.resolve(import.meta.dirname, '../../frontend/dist');
+// E2E_FRONTEND_DIST lets two people build and test different frontend changes side by side.
+const FRONTEND_DIST = process.env.E2E_FRONTEND_DIST
+  ? path.resolve(process.env.E2E_FRONTEND_DIST)
+  : path.resolve(import.meta.dirname, '../../frontend/dist');
 
 export type E2eApp = { url: string; app: RunningApp; stop(): Promise<void> };
 

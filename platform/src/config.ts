@@ -50,6 +50,8 @@ const envSchema = z.object({
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   /** Bound on how long a read waits for X-Consistent-After. */
   CONSISTENCY_WAIT_MS: z.coerce.number().int().positive().default(3000),
+  /** How many answers of hot reads (feed pages, posts) each process keeps until their read models change; 0: none. */
+  READ_CACHE_ENTRIES: z.coerce.number().int().min(0).max(100_000).default(256),
   /**
    * After how long committed events held back behind an open transaction (projections cannot see them) turn health
    * to 'held back' and log a warning naming the blocking session.

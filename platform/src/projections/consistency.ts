@@ -14,8 +14,13 @@ type Waiter = {
  */
 export class ConsistencyWaiter {
   private readonly checkpoints = new Map<string, { transactionId: bigint; position: bigint }>();
+  /** Counts the commits (and rebuilds) heard per projection: what `stateOf` is made of. */
+  private readonly generations = new Map<string, number>();
   private readonly waiters = new Set<Waiter>();
   private client?: pg.Client;
+  private listening = false;
+  private stopped = false;
+  private reconnectTimer?: NodeJS.Timeout;
 
   constructor(
     private readonly knex: Knex,
@@ -24,25 +29,73 @@ export class ConsistencyWaiter {
   ) {}
 
   async start(): Promise<void> {
+    await this.listen();
+  }
+
+  private async listen(): Promise<void> {
     const client = new pg.Client({ connectionString: this.connectionString });
-    client.on('error', () => {});
+    const lost = () => {
+      if (this.client !== client) return;
+      // Until the listener is back, nobody may trust `stateOf`: changes made meanwhile would go unheard.
+      this.listening = false;
+      this.client = undefined;
+      void client.end().catch(() => {});
+      if (!this.stopped) this.reconnectTimer = setTimeout(() => void this.reconnect(), 1000);
+    };
+    client.on('error', lost);
+    client.on('end', lost);
     client.on('notification', (msg) => {
       if (!msg.payload) return;
       const n = JSON.parse(msg.payload) as { names: string[]; transactionId: string; position: string };
-      for (const name of n.names)
+      for (const name of n.names) {
         this.checkpoints.set(name, { transactionId: BigInt(n.transactionId), position: BigInt(n.position) });
+        this.bump(name);
+      }
       this.settle();
     });
+    this.client = client;
     await client.connect();
     await client.query(`LISTEN ${PROJECTIONS_CHANNEL}`);
-    this.client = client;
     await this.refresh();
+    // Whatever committed while nobody listened is covered: every state seen before is now another one.
+    for (const name of this.allNames) this.bump(name);
+    this.listening = true;
+    this.settle();
+  }
+
+  private async reconnect(): Promise<void> {
+    if (this.stopped || this.client) return;
+    try {
+      await this.listen();
+    } catch {
+      this.client = undefined;
+      if (!this.stopped) this.reconnectTimer = setTimeout(() => void this.reconnect(), 1000);
+    }
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.reconnectTimer);
+    this.listening = false;
     for (const w of this.waiters) w.resolve(false);
     this.waiters.clear();
-    await this.client?.end().catch(() => {});
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => {});
+  }
+
+  /**
+   * A token that changes whenever any of the named projections commits or is rebuilt, as far as this process has
+   * heard; null while it cannot hear them (listener down). Read before a query, it keys what the query answered:
+   * an answer stored under a token is at least as fresh as the read models were when the token was read.
+   */
+  stateOf(names: readonly string[]): string | null {
+    if (!this.listening) return null;
+    return names.map((n) => this.generations.get(n) ?? 0).join('.');
+  }
+
+  private bump(name: string): void {
+    this.generations.set(name, (this.generations.get(name) ?? 0) + 1);
   }
 
   /** Resolves true once every named projection has processed `position`, false after `timeoutMs`. */
@@ -84,8 +137,15 @@ export class ConsistencyWaiter {
       { name: string; transaction_id: string; position: string }[]
     >('name', 'transaction_id', 'position');
     // The stored checkpoint is the truth, also when a rebuild has just put it back to the start.
-    for (const r of rows)
-      this.checkpoints.set(r.name, { transactionId: BigInt(r.transaction_id), position: BigInt(r.position) });
+    for (const r of rows) {
+      const next = { transactionId: BigInt(r.transaction_id), position: BigInt(r.position) };
+      const known = this.checkpoints.get(r.name);
+      // Read ahead of its notice (or moved back by a rebuild): the state has changed all the same.
+      if (!known || known.transactionId !== next.transactionId || known.position !== next.position) {
+        this.checkpoints.set(r.name, next);
+        this.bump(r.name);
+      }
+    }
   }
 
   private passed(w: Waiter): boolean {

@@ -422,6 +422,48 @@ describe('status and read-your-writes', () => {
       await waiter.stop();
     }
   });
+
+  it('ConsistencyWaiter.stateOf changes with each commit it hears, is null while its listener is down, and comes back', async () => {
+    const { projection } = makeProjection();
+    const waiter = new ConsistencyWaiter(db.knex, db.connectionString, [NAME, 'test_other']);
+    await waiter.start();
+    const projector = startProjector(projection);
+    try {
+      const before = waiter.stateOf([NAME]);
+      const other = waiter.stateOf(['test_other']);
+      expect(before).not.toBeNull();
+      const r = await store.append(
+        `pet-${randomUUID()}`,
+        [{ type: 'PetListed', data: { n: 1 } }],
+        'no_stream',
+      );
+      expect(await waiter.waitFor(r.position, 10_000, [NAME])).toBe(true);
+      const after = waiter.stateOf([NAME]);
+      expect(after).not.toBe(before);
+      expect(waiter.stateOf(['test_other'])).toBe(other); // a projection that did not commit keeps its state
+
+      // The listening connection is killed (a database restart, a network cut): commits would go unheard.
+      await db.pool.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+         WHERE datname = current_database() AND query LIKE 'LISTEN %'`,
+      );
+      await eventually(() => waiter.stateOf([NAME]) === null, 'the waiter to notice its listener is gone');
+      // It listens again by itself, and no earlier state is ever reported again.
+      await eventually(() => waiter.stateOf([NAME]) !== null, 'the waiter to listen again', 15_000);
+      expect([before, after]).not.toContain(waiter.stateOf([NAME]));
+      const again = waiter.stateOf([NAME]);
+      const r2 = await store.append(
+        `pet-${randomUUID()}`,
+        [{ type: 'PetListed', data: { n: 2 } }],
+        'no_stream',
+      );
+      expect(await waiter.waitFor(r2.position, 10_000, [NAME])).toBe(true);
+      expect(waiter.stateOf([NAME])).not.toBe(again);
+    } finally {
+      await projector.stop();
+      await waiter.stop();
+    }
+  });
 });
 
 // resetProjection (start a projection over from the beginning, e.g. after a log repair) stays covered on its own.

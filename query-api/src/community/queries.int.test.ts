@@ -384,3 +384,45 @@ describe('GET /api/auth/profile/:userId', () => {
     expect(res.body.success).toBe(false);
   });
 });
+
+describe('the feed kept in memory (ReadCache)', () => {
+  type Feed = PostDto[];
+  const profileImage = (feed: Feed, postId: string) =>
+    (feed.find((p) => p._id === postId)?.userId as { profileImage?: string | null } | null)?.profileImage;
+
+  it('answers repeated reads from memory and follows every like, comment, caption and author change', async () => {
+    const { postId } = await track(log.publish(alice.user._id, { caption: 'Cached at first' }));
+    const first = await get<Feed>('/api/posts');
+    // Nothing changed: the same answer, byte for byte (whether from memory or not, it must not differ).
+    const again = await get<Feed>('/api/posts');
+    expect(again.body).toEqual(first.body);
+
+    await track(log.like(postId, bob.user._id));
+    expect((await get<Feed>('/api/posts')).body.find((p) => p._id === postId)?.likes).toEqual([bob.user._id]);
+
+    await track(log.comment(postId, bob.user._id, 'Seen from memory?'));
+    const withComment = (await get<Feed>('/api/posts')).body.find((p) => p._id === postId)!;
+    expect(withComment.comments.map((c) => c.content)).toContain('Seen from memory?');
+
+    await track(log.editCaption(postId, 'Edited after caching'));
+    expect((await get<PostDto>(`/api/posts/${postId}`)).body.caption).toBe('Edited after caching');
+
+    // The author's picture lives in another read model (users): its change shows too.
+    await track(
+      store.append(
+        `user-${alice.user._id}`,
+        [
+          {
+            type: 'ProfileImageChanged',
+            data: { profileImage: '/api/images/aaaaaaaaaaaaaaaaaaaaaaaa' },
+            metadata: { actorId: alice.user._id },
+          },
+        ],
+        'any',
+      ),
+    );
+    expect(profileImage((await get<Feed>('/api/posts')).body, postId)).toBe(
+      '/api/images/aaaaaaaaaaaaaaaaaaaaaaaa',
+    );
+  });
+});
