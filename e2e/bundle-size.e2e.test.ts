@@ -5,13 +5,16 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * ARCHITECTURE §8: the community pages' initial JavaScript stays within 200 KB gzipped; pages and the admin
- * dashboard load as separate chunks. Measured on the production build (frontend/dist).
+ * dashboard load as separate chunks. Measured on the production build (frontend/dist). The guard is tighter than
+ * the architecture's ceiling: the shell measured 165 KB when the public pages reached Lighthouse's 90 on a phone
+ * (docs/decisions.md, "Public pages"); the drawer, account menu, toasts, real-time connection and zod stay
+ * out of it.
  */
 const DIST = path.resolve(import.meta.dirname, '../frontend/dist');
-const BUDGET_BYTES = 200 * 1024;
+const BUDGET_BYTES = 170 * 1024;
 
 describe('frontend bundle', () => {
-  it('keeps the initial JavaScript (entry and its preloaded chunks) under 200 KB gzipped', async () => {
+  it('keeps the initial JavaScript (entry and its preloaded chunks) under 170 KB gzipped', async () => {
     const html = await readFile(path.join(DIST, 'index.html'), 'utf8');
     const scripts = [
       ...html.matchAll(/<script[^>]+type="module"[^>]+src="([^"]+)"/g),
@@ -23,5 +26,10 @@ describe('frontend bundle', () => {
     expect(total).toBeLessThanOrEqual(BUDGET_BYTES);
     // Account pages and the dashboard are not part of it.
     expect(scripts.some((s) => /SignUpPage|ProfilePage|AdminDashboardPage/.test(s))).toBe(false);
+    // Nor zod's schema builders: the shell reads only constants of @pawhaven/contracts.
+    for (const src of new Set(scripts)) {
+      const code = await readFile(path.join(DIST, src), 'utf8');
+      expect(code, src).not.toContain('ZodObject');
+    }
   });
 });

@@ -8,6 +8,7 @@ import {
   type SessionCheck,
 } from '@pawhaven/platform';
 import { accountRoutes } from './accounts/routes';
+import { adminRoutes } from './admin/routes';
 import { adoptionRoutes } from './adoption/routes';
 import { chatRoutes } from './chat/routes';
 import { contactRoutes } from './contact/routes';
@@ -16,6 +17,7 @@ import type { CommandDeps } from './deps';
 import { idempotentRequests } from './http/idempotency';
 import { rateLimiter } from './http/rate-limits';
 import { notificationRoutes } from './notifications/routes';
+import { projectionRoutes } from './projections/routes';
 
 /** The write side: every POST/PUT/PATCH/DELETE of the product. One router per bounded context. */
 export function createCommandApp(deps: CommandDeps, sessionIsOpen: SessionCheck): express.Express {
@@ -39,6 +41,8 @@ export function createCommandApp(deps: CommandDeps, sessionIsOpen: SessionCheck)
   app.use('/api', chatRoutes(deps));
   app.use('/api/notifications', notificationRoutes(deps));
   app.use('/api/contact', contactRoutes(deps));
+  app.use('/api/admin/projections', projectionRoutes(deps));
+  app.use('/api/admin', adminRoutes(deps));
   app.use(notFoundHandler);
   app.use(errorHandler);
   return app;

@@ -12,3 +12,5 @@ export * from './notifications';
 export * from './directory';
 export * from './directory-texts';
 export * from './events/directory-events';
+export * from './admin';
+export * from './personal-data';

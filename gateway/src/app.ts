@@ -24,11 +24,13 @@ import {
 import {
   ConsistencyWaiter,
   connectDatabase,
+  encryptLegacyPersonalData,
   ensureLogOrder,
   loadConfig,
   logger,
   migrate,
   PostgresEventStore,
+  personalDataShredderProjection,
   listRoutes,
   resolveJwtSecret,
   runProjector,
@@ -37,6 +39,7 @@ import {
   type RouteEntry,
   TokenService,
   type Config,
+  withPersonalDataEncryption,
 } from '@pawhaven/platform';
 import { allMigrations, allProjections } from '@pawhaven/projections';
 import { attachRealtime, createQueryApp, POST_QUERIES, Presence } from '@pawhaven/query-api';
@@ -81,7 +84,9 @@ export async function startApp(opts: StartOptions): Promise<RunningApp> {
   const db = connectDatabase(opts.databaseUrl, { max: 20 });
   await migrate(db.knex, allMigrations);
   await ensureLogOrder(db.knex, allProjections); // a log restored from another server: repair its order first
-  const store = new PostgresEventStore(db.pool);
+  // Personal fields are sealed with per-user keys (crypto-shredding); events from before are sealed once, here.
+  const store = withPersonalDataEncryption(new PostgresEventStore(db.pool), db.pool);
+  await encryptLegacyPersonalData(db.pool, store.keys);
   const secret = await resolveJwtSecret(db.knex, config.JWT_SECRET);
   const tokens = new TokenService(secret, config.ACCESS_TOKEN_TTL_SECONDS);
   const codes = new CodeHasher(`${secret}:codes`);
@@ -97,7 +102,13 @@ export async function startApp(opts: StartOptions): Promise<RunningApp> {
   }
 
   const abort = new AbortController();
-  const projector = runProjector(db.knex, store, allProjections, abort.signal);
+  // The shredder destroys a deleted user's key as the log records UserDeleted; not a read model, so not rebuilt.
+  const projector = runProjector(
+    db.knex,
+    store,
+    [...allProjections, personalDataShredderProjection],
+    abort.signal,
+  );
   const heldBack = startHeldBackMonitor(
     db.knex,
     allProjections.map((p) => p.name),

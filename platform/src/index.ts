@@ -24,3 +24,4 @@ export * from './http/authenticate';
 export * from './http/safe-input';
 export * from './http/route-table';
 export * from './embedded/database-from-config';
+export * from './personal-data';

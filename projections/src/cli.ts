@@ -9,7 +9,9 @@ import {
   migrate,
   PostgresEventStore,
   projectionStatus,
-  rebuildProjection,
+  RebuildAlreadyRunning,
+  rebuildProjections,
+  withPersonalDataEncryption,
 } from '@pawhaven/platform';
 import { allMigrations } from './migrations';
 import { allProjections } from './index';
@@ -36,7 +38,7 @@ async function main() {
   const config = loadConfig();
   const handle = await databaseFromConfig(config, { reuseRunning: true });
   const db = connectDatabase(handle.connectionString);
-  const store = new PostgresEventStore(db.pool);
+  const store = withPersonalDataEncryption(new PostgresEventStore(db.pool), db.pool);
   try {
     await migrate(db.knex, allMigrations);
     // A log restored from another server must be put in order before anyone reads it (the app does this at start).
@@ -64,28 +66,40 @@ async function main() {
       console.log(describeHeldBack(await heldBackStatus(db.knex, names)));
       return;
     }
-    for (const projection of chosen) {
-      const bar = new SingleBar(
-        {
-          format: `${projection.name.padEnd(12)} [{bar}] {percentage}% | {value}/{total} events | {eta_formatted} left`,
-          hideCursor: true,
-          noTTYOutput: true,
-          notTTYSchedule: 1000,
-        },
-        Presets.shades_classic,
-      );
-      let startedBar = false;
-      const result = await rebuildProjection(db.knex, store, projection, ({ processed, total }) => {
+    // The same run as the dashboard's Rebuild button: one lock for both, so they never overlap.
+    const bar = new SingleBar(
+      {
+        format: `{current} [{bar}] {percentage}% | {value}/{total} events | {speed} events/s | {eta_formatted} left`,
+        hideCursor: true,
+        noTTYOutput: true,
+        notTTYSchedule: 1000,
+      },
+      Presets.shades_classic,
+    );
+    let startedBar = false;
+    try {
+      const results = await rebuildProjections(db.knex, store, chosen, (p) => {
+        const payload = { current: `${p.current} (${p.index}/${p.count})`, speed: p.eventsPerSecond };
         if (!startedBar) {
-          bar.start(Math.max(total, 1), 0);
+          bar.start(Math.max(p.total, 1), 0, payload);
           startedBar = true;
         }
-        bar.update(Math.min(processed, Math.max(total, 1)));
+        bar.setTotal(Math.max(p.total, 1));
+        bar.update(Math.min(p.processed, Math.max(p.total, 1)), payload);
       });
       bar.stop();
-      console.log(
-        `${projection.name}: ${result.processed} events processed in ${result.seconds.toFixed(2)} s (${Math.round(result.eventsPerSecond)} events/s)`,
-      );
+      for (const result of results)
+        console.log(
+          `${result.name}: ${result.processed} events processed in ${result.seconds.toFixed(2)} s (${Math.round(result.eventsPerSecond)} events/s)`,
+        );
+    } catch (error) {
+      bar.stop();
+      if (error instanceof RebuildAlreadyRunning) {
+        console.error(error.message);
+        process.exitCode = 1;
+        return;
+      }
+      throw error;
     }
   } finally {
     await store.close();

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_MESSAGES } from '@pawhaven/contracts';
-import { PostgresEventStore } from '@pawhaven/platform';
+import { PostgresEventStore, storedStreamId } from '@pawhaven/platform';
 import {
   createGoogleTestKeys,
   GOOGLE_TEST_CLIENT_ID,
@@ -316,7 +316,7 @@ describe('POST /api/auth/verify-registration', () => {
 async function userIdOrFromEvents(email: string): Promise<string | undefined> {
   const fromEvents = await t.db.pool.query<{ user_id: string }>(
     `SELECT data->>'userId' AS user_id FROM events WHERE stream_id = $1 LIMIT 1`,
-    [`user-email-${email}`],
+    [storedStreamId(`user-email-${email}`)],
   );
   return fromEvents.rows[0]?.user_id ?? (await userIdOf(email));
 }

@@ -70,7 +70,8 @@ export function accountRoutes(deps: CommandDeps): Router {
     const userId = await claimOwner(store, emailClaimStream(email));
     if (!userId) return null;
     const { state } = await loadState(store, userStream(userId), userDecider);
-    return state.status === 'unregistered' ? null : state;
+    // A deleted account is no account: its address signs into nothing.
+    return state.status === 'unregistered' || state.status === 'deleted' ? null : state;
   };
 
   const requireAcceptedEmail = (

@@ -82,7 +82,16 @@ export type UserCommand =
   | { type: 'ResetPassword'; data: { codeHash: string; passwordHash: string; now: Date } }
   | { type: 'UpdateProfile'; data: { phone: string; city: string; about: string } }
   | { type: 'ChangeProfileImage'; data: { profileImage: string } }
-  | { type: 'RemoveProfileImage'; data: Record<string, never> };
+  | { type: 'RemoveProfileImage'; data: Record<string, never> }
+  /** An administrator deletes the account with all its data (admin/routes.ts). */
+  | { type: 'DeleteUser'; data: { deletedBy: string; now: Date } };
+
+/** Refusals of DeleteUser: an administrator's account is not deleted from the dashboard, their own included. */
+export const USER_DELETION_MESSAGES = {
+  notFound: 'User not found',
+  adminAccount: 'Administrator accounts cannot be deleted from the dashboard',
+  deleted: 'This account was deleted',
+} as const;
 
 type CodeState = { codeHash: string; expiresAt: string } & { attempts: number; verified: boolean };
 
@@ -95,7 +104,8 @@ export type Registration = { registrationId: string; tokenHashes: string[]; expi
 const MAX_REGISTRATION_TOKENS = 5;
 
 export type UserState = {
-  status: 'unregistered' | 'pending_verification' | 'active';
+  /** 'deleted' is final: an administrator removed the account (UserDeleted); nothing is decided on it any more. */
+  status: 'unregistered' | 'pending_verification' | 'active' | 'deleted';
   userId: string;
   username: string;
   /** The keys the username is claimed under (username-keys.ts). */
@@ -256,6 +266,8 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
       return { ...state, profileImage: event.data.profileImage };
     case 'ProfileImageRemoved':
       return { ...state, profileImage: null };
+    case 'UserDeleted':
+      return { ...state, status: 'deleted', registration: null, registrationCode: null, resetCode: null };
     default: {
       const _exhaustive: never = event;
       return state;
@@ -305,6 +317,13 @@ function checkCode(
 }
 
 export function decideUser(command: UserCommand, state: UserState): UserEvent[] {
+  if (state.status === 'deleted') {
+    // A retried deletion, or a sign-out racing it, has nothing left to do; everything else finds no account.
+    if (command.type === 'DeleteUser' || command.type === 'RevokeSession') return [];
+    if (command.type === 'RegisterUser' || command.type === 'RegisterWithGoogle')
+      throw gone(USER_DELETION_MESSAGES.deleted);
+    throw notFound(USER_DELETION_MESSAGES.notFound);
+  }
   const requireActive = () => {
     if (state.status === 'unregistered') throw notFound('User not found');
     if (state.status !== 'active') throw forbidden(ACCOUNT_MESSAGES.emailNotVerified);
@@ -571,6 +590,23 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
       requireActive();
       if (!state.profileImage) return [];
       return [{ type: 'ProfileImageRemoved', data: {} }];
+    }
+    case 'DeleteUser': {
+      if (state.status === 'unregistered') throw notFound(USER_DELETION_MESSAGES.notFound);
+      if (state.isAdmin) throw forbidden(USER_DELETION_MESSAGES.adminAccount);
+      const at = command.data.now.toISOString();
+      // Sessions end in the same append, so a token of the deleted user is refused at once (the session check
+      // reads these events); the personal-data key goes when UserDeleted is projected.
+      const revoked: UserEvent[] = Object.entries(state.sessions)
+        .filter(([, s]) => !s.revoked)
+        .map(([sessionId]) => ({ type: 'SessionRevoked', data: { sessionId, revokedAt: at } }));
+      return [
+        ...revoked,
+        {
+          type: 'UserDeleted',
+          data: { userId: state.userId, deletedBy: command.data.deletedBy, deletedAt: at },
+        },
+      ];
     }
     default: {
       const _exhaustive: never = command;

@@ -32,9 +32,12 @@ export type AdoptionCommand =
     }
   | { type: 'AcceptRequest'; data: { requestId: string; actorId: string; now: Date } }
   | { type: 'RejectRequest'; data: { requestId: string; actorId: string; now: Date } }
-  | { type: 'WithdrawRequest'; data: { requestId: string; actorId: string; now: Date } };
+  | { type: 'WithdrawRequest'; data: { requestId: string; actorId: string; now: Date } }
+  /** Moderation: an administrator removes a request, whatever its status (admin/routes.ts). */
+  | { type: 'DeleteRequest'; data: { requestId: string; actorId: string; isAdmin: boolean; now: Date } };
 
-type RequestState = { requesterId: string; status: RequestStatus };
+/** `deleted`: removed by an administrator; it no longer counts as the requester's open request. */
+type RequestState = { requesterId: string; status: RequestStatus; deleted?: boolean };
 
 export type AdoptionAdState = {
   status: 'none' | 'available' | 'adopted' | 'deleted';
@@ -89,6 +92,12 @@ export function evolveAdoptionAd(state: AdoptionAdState, event: AdoptionEvent): 
       return setRequest(state, event.data.requestId, 'withdrawn');
     case 'AdoptionRequestClosed':
       return setRequest(state, event.data.requestId, 'closed');
+    case 'AdoptionRequestDeleted': {
+      const r = state.requests[event.data.requestId];
+      return r
+        ? { ...state, requests: { ...state.requests, [event.data.requestId]: { ...r, deleted: true } } }
+        : state;
+    }
     default: {
       const _exhaustive: never = event;
       return state;
@@ -106,13 +115,13 @@ export function decideAdoptionAd(command: AdoptionCommand, state: AdoptionAdStat
   };
   const pendingRequest = (requestId: string) => {
     const r = state.requests[requestId];
-    if (!r) throw notFound(ADOPTION_MESSAGES.requestNotFound);
+    if (!r || r.deleted) throw notFound(ADOPTION_MESSAGES.requestNotFound);
     if (r.status !== 'pending') throw conflict(ADOPTION_MESSAGES.requestNotPending);
     return r;
   };
   const pendingIds = (except?: string) =>
     Object.entries(state.requests)
-      .filter(([id, r]) => r.status === 'pending' && id !== except)
+      .filter(([id, r]) => r.status === 'pending' && !r.deleted && id !== except)
       .map(([id]) => id);
 
   switch (command.type) {
@@ -153,7 +162,9 @@ export function decideAdoptionAd(command: AdoptionCommand, state: AdoptionAdStat
       if (d.requesterId === state.ownerId) throw forbidden(ADOPTION_MESSAGES.ownAd);
       if (state.status !== 'available') throw conflict(ADOPTION_MESSAGES.notAvailable);
       if (
-        Object.values(state.requests).some((r) => r.requesterId === d.requesterId && r.status === 'pending')
+        Object.values(state.requests).some(
+          (r) => r.requesterId === d.requesterId && r.status === 'pending' && !r.deleted,
+        )
       )
         throw conflict(ADOPTION_MESSAGES.alreadyRequested);
       if (state.requests[d.requestId]) throw badRequest('This request exists already');
@@ -205,10 +216,24 @@ export function decideAdoptionAd(command: AdoptionCommand, state: AdoptionAdStat
       existing();
       const { requestId, actorId } = command.data;
       const r = state.requests[requestId];
-      if (!r) throw notFound(ADOPTION_MESSAGES.requestNotFound);
+      if (!r || r.deleted) throw notFound(ADOPTION_MESSAGES.requestNotFound);
       if (r.requesterId !== actorId) throw forbidden(ADOPTION_MESSAGES.notRequester);
       pendingRequest(requestId);
       return [{ type: 'AdoptionRequestWithdrawn', data: { requestId, withdrawnAt: at } }];
+    }
+    case 'DeleteRequest': {
+      const { requestId, actorId, isAdmin } = command.data;
+      const r = state.requests[requestId];
+      if (state.status === 'none' || !r) throw notFound(ADOPTION_MESSAGES.requestNotFound);
+      if (!isAdmin) throw forbidden('Only an administrator can delete an adoption request');
+      // A retry of a deletion that happened finds nothing left to do.
+      if (r.deleted) return [];
+      return [
+        {
+          type: 'AdoptionRequestDeleted',
+          data: { requestId, requesterId: r.requesterId, deletedBy: actorId, deletedAt: at },
+        },
+      ];
     }
     default: {
       const _exhaustive: never = command;

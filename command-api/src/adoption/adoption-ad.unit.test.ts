@@ -248,3 +248,56 @@ describe('withdrawing', () => {
   it('an unknown request cannot be withdrawn', () =>
     given(published).when(withdraw('r9', 'bob')).thenRefuses(404, M.requestNotFound));
 });
+
+describe('an administrator deleting a request', () => {
+  const del = (requestId: string, isAdmin = true, actorId = 'admin') => ({
+    type: 'DeleteRequest' as const,
+    data: { requestId, actorId, isAdmin, now },
+  });
+  const requestDeleted = (requestId: string, requesterId: string): AdoptionEvent => ({
+    type: 'AdoptionRequestDeleted',
+    data: { requestId, requesterId, deletedBy: 'admin', deletedAt: at },
+  });
+
+  it('removes a pending request, naming its requester and the admin', () =>
+    given(published, requested('r1', 'bob'))
+      .when(del('r1'))
+      .then([requestDeleted('r1', 'bob')]));
+
+  it('removes an answered request too, also after the pet was adopted', () =>
+    given(published, requested('r1', 'bob'), ...accepted)
+      .when(del('r1'))
+      .then([requestDeleted('r1', 'bob')]));
+
+  it('a retry finds nothing left to do and records nothing', () =>
+    given(published, requested('r1', 'bob'), requestDeleted('r1', 'bob')).when(del('r1')).thenNothing());
+
+  it('an unknown request is 404', () =>
+    given(published).when(del('nope')).thenRefuses(404, M.requestNotFound));
+
+  it('nobody but an administrator may, not even the ad owner', () =>
+    given(published, requested('r1', 'bob'))
+      .when(del('r1', false, 'owner'))
+      .thenRefuses(403, 'Only an administrator can delete an adoption request'));
+
+  it('a deleted request can no longer be accepted, rejected or withdrawn', () => {
+    given(published, requested('r1', 'bob'), requestDeleted('r1', 'bob'))
+      .when(accept('r1'))
+      .thenRefuses(404, M.requestNotFound);
+    given(published, requested('r1', 'bob'), requestDeleted('r1', 'bob'))
+      .when(reject('r1'))
+      .thenRefuses(404, M.requestNotFound);
+    given(published, requested('r1', 'bob'), requestDeleted('r1', 'bob'))
+      .when(withdraw('r1', 'bob'))
+      .thenRefuses(404, M.requestNotFound);
+  });
+
+  it('the requester may ask again, and deleting the ad no longer closes the removed request', () => {
+    given(published, requested('r1', 'bob'), requestDeleted('r1', 'bob'))
+      .when(request('r2', 'bob'))
+      .then([requested('r2', 'bob')]);
+    given(published, requested('r1', 'bob'), requestDeleted('r1', 'bob'))
+      .when({ type: 'DeleteAd', data: { actorId: 'owner', isAdmin: false, now } })
+      .then([deleted]);
+  });
+});

@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADOPTION_MESSAGES as M, CONSISTENT_AFTER_HEADER } from '@pawhaven/contracts';
+import { recordedEvents } from '@pawhaven/platform/testing';
 import {
   startTestApp,
   uniqueName,
@@ -115,13 +116,17 @@ const decide = (user: RegisteredUser | undefined, requestId: string, status: str
 const withdraw = (user: RegisteredUser | undefined, requestId: string) =>
   api.post(`/api/adoptions/requests/${requestId}/withdraw`, {}, user?.token);
 
+/** The ad's events as the app reads them (personal fields opened). */
 const eventsOf = async (adId: string) =>
-  (
-    await t.db.pool.query<{ type: string; data: Json; metadata: Json }>(
-      `SELECT type, data, metadata FROM events WHERE stream_id = $1 ORDER BY stream_revision`,
-      [`adoption-${adId}`],
-    )
-  ).rows;
+  (await recordedEvents(t.db, `adoption-${adId}`)).map(({ type, data, metadata }) => ({
+    type,
+    data,
+    metadata,
+  })) as {
+    type: string;
+    data: Json;
+    metadata: Json;
+  }[];
 
 const putForm = (path: string, form: FormData, token?: string) => api.request('PUT', path, { form, token });
 

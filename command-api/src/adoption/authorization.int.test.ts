@@ -140,7 +140,7 @@ const matrix: MatrixRow[] = [
   ['POST /api/adoptions (create)',                              401,    201,    201,  201,  201],
   ['PUT /api/adoptions/{id} (update)',                          401,    403,    403,  200,  403],
   ['DELETE /api/adoptions/{id}',                                401,    403,    403,  200,  200],
-  ['POST /api/adoptions/{id}/request',                          401,    409,    201,  403,  201],
+  ['POST /api/adoptions/{id}/request',                          401,    409,    201,  403,  403],
   ['PUT /api/adoptions/requests/{id} accepted',                 401,    403,    403,  200,  403],
   ['PUT /api/adoptions/requests/{id} rejected',                 401,    403,    403,  200,  403],
   ['POST /api/adoptions/requests/{id}/withdraw',                401,    200,    403,  403,  403],

@@ -13,7 +13,14 @@ import {
   type AdoptionAdInput,
   type PetDetails,
 } from '@pawhaven/contracts';
-import { badRequest, currentUserId, handleCommand, notFound } from '@pawhaven/platform';
+import {
+  badRequest,
+  currentUserId,
+  handleCommand,
+  notFound,
+  requireCommunityMember,
+} from '@pawhaven/platform';
+import { creatorIsDeleted } from '../accounts/deleted-users';
 import type { CommandDeps } from '../deps';
 import { rateLimits } from '../http/rate-limits';
 import { newIdFor } from '../http/idempotency';
@@ -174,7 +181,7 @@ export function adoptionRoutes(deps: CommandDeps): Router {
 
   router.post(
     '/:postId/request',
-    signedIn(M.mustBeLoggedInToRequest),
+    requireCommunityMember('send adoption requests', M.mustBeLoggedInToRequest),
     limits.adoptionRequest,
     limits.upload,
     singleUpload('petHistoryImage', ADOPTION_LIMITS.proofImageMaxBytes, M.imageTooLarge),
@@ -183,6 +190,8 @@ export function adoptionRoutes(deps: CommandDeps): Router {
       const requesterId = currentUserId(req);
       const input = adoptionRequestBody.parse(req.body ?? {});
       const requestId = newIdFor(req, 'adoption-request');
+      // The ad of a deleted user is gone from every list: nothing more is sent to it.
+      if (await creatorIsDeleted(db.knex, adoptionStream(adId), 'ownerId')) throw notFound(M.adNotFound);
       const file = uploadedFile(req);
       const { petHistoryImage, result } = await withStagedImage(
         db.knex,

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT_MESSAGES as M } from '@pawhaven/contracts';
-import { PostgresEventStore, rebuildProjection } from '@pawhaven/platform';
+import { rebuildProjection } from '@pawhaven/platform';
 import { allProjections } from '@pawhaven/projections';
+import { testEventStore } from '@pawhaven/platform/testing';
 import {
   startTestApp,
   type Json,
@@ -393,7 +394,7 @@ describe('rebuilding the chat projection', () => {
     await t.db.pool.query(`UPDATE conversations SET last_text = 'tampered'`);
     expect(await dump()).not.toEqual(before);
 
-    const store = new PostgresEventStore(t.db.pool);
+    const store = testEventStore(t.db);
     const chat = allProjections.find((p) => p.name === 'chat')!;
     const result = await rebuildProjection(t.db.knex, store, chat);
     expect(result.processed).toBeGreaterThan(0);

@@ -10,8 +10,18 @@ import {
   type ConversationDto,
   type MessageDto,
 } from '@pawhaven/contracts';
-import { currentUserId, forbidden, handleCommand, loadState, tooMany } from '@pawhaven/platform';
+import {
+  assertCommunityMember,
+  currentUserId,
+  forbidden,
+  handleCommand,
+  loadState,
+  notFound,
+  requireCommunityMember,
+  tooMany,
+} from '@pawhaven/platform';
 import type { z } from 'zod';
+import { conversationMemberIsDeleted } from '../accounts/deleted-users';
 import { userDecider, userStream, type UserState } from '../accounts/user';
 import type { CommandDeps } from '../deps';
 import { rateLimitCounter } from '../http/rate-limits';
@@ -68,7 +78,7 @@ export function chatCommands(deps: CommandDeps) {
             conversationId,
             starterId,
             otherId: receiverId,
-            otherExists: other.status !== 'unregistered',
+            otherExists: other.status !== 'unregistered' && other.status !== 'deleted',
             adId: ad?.id ?? null,
             now: now(),
           },
@@ -100,9 +110,14 @@ export function chatCommands(deps: CommandDeps) {
     async send(senderId: string, input: unknown): Promise<SentMessage> {
       const body = sendMessageBody.parse(input ?? {});
       if (body.senderId !== undefined && body.senderId !== senderId) throw forbidden(M.senderMismatch);
+      // The HTTP route is guarded by requireCommunityMember; the socket only knows the user id.
+      await assertCommunityMember(store, senderId, 'send messages');
       if (!(await withinMessageLimit(senderId))) throw tooMany(M.rateLimited);
       const clientMessageId = body.clientMessageId ?? randomUUID();
       const conversationId = body.conversationId.toLowerCase();
+      // A conversation with a deleted user is gone for both members: it takes no more messages.
+      if (await conversationMemberIsDeleted(db.knex, conversationStream(conversationId)))
+        throw notFound(M.conversationNotFound);
       const result = await run(
         conversationId,
         {
@@ -150,15 +165,19 @@ export type ChatCommands = ReturnType<typeof chatCommands>;
 export function chatRoutes(deps: CommandDeps, chat: ChatCommands = chatCommands(deps)): Router {
   const router = Router();
 
-  router.post('/conversations', signedIn(M.signInRequired), async (req, res) => {
-    const me = currentUserId(req);
-    const { senderId, receiverId, adId } = startConversationBody.parse(req.body ?? {});
-    if (senderId !== me) throw forbidden(M.senderMismatch);
-    const { conversation, position } = await chat.start(me, receiverId, adId?.toLowerCase() ?? null);
-    res.json({ success: true, data: conversation, position });
-  });
+  router.post(
+    '/conversations',
+    requireCommunityMember('start conversations', M.signInRequired),
+    async (req, res) => {
+      const me = currentUserId(req);
+      const { senderId, receiverId, adId } = startConversationBody.parse(req.body ?? {});
+      if (senderId !== me) throw forbidden(M.senderMismatch);
+      const { conversation, position } = await chat.start(me, receiverId, adId?.toLowerCase() ?? null);
+      res.json({ success: true, data: conversation, position });
+    },
+  );
 
-  router.post('/messages', signedIn(M.signInRequired), async (req, res) => {
+  router.post('/messages', requireCommunityMember('send messages', M.signInRequired), async (req, res) => {
     const { message, position } = await chat.send(currentUserId(req), req.body);
     res.status(201).json({ success: true, data: message, position });
   });

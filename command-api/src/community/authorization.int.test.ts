@@ -83,12 +83,12 @@ type MatrixRow = [
 // prettier-ignore
 const matrix: MatrixRow[] = [
   // endpoint                                                          visitor author other admin
-  ['POST /api/posts',                                                    401,   201,   201,  201],
+  ['POST /api/posts',                                                    401,   201,   201,  403],
   ['PUT /api/posts/{id}',                                                401,   200,   403,  403],
   ['DELETE /api/posts/{id}',                                             401,   200,   403,  200],
-  ['POST /api/posts/{id}/like',                                          401,   200,   200,  200],
-  ['POST /api/comments/{postId}',                                        401,   201,   201,  201],
-  ["POST /api/comments/{postId}/comments (reply to other's comment)",    401,   201,   201,  201],
+  ['POST /api/posts/{id}/like',                                          401,   200,   200,  403],
+  ['POST /api/comments/{postId}',                                        401,   201,   201,  403],
+  ["POST /api/comments/{postId}/comments (reply to other's comment)",    401,   201,   201,  403],
   ["DELETE /api/comments/{id} (post author's comment)",                  401,   200,   403,  200],
   ["DELETE /api/comments/{id} (other's comment on author's post)",       401,   403,   200,  200],
 ];

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMUNITY_LIMITS, COMMUNITY_MESSAGES as M, CONSISTENT_AFTER_HEADER } from '@pawhaven/contracts';
 import { allProjections } from '@pawhaven/projections';
 import { COMMENTS_PROJECTION } from './routes';
+import { recordedEvents } from '@pawhaven/platform/testing';
 import {
   startTestApp,
   type ApiResponse,
@@ -118,13 +119,13 @@ async function reply(user: RegisteredUser, postId: string, parentCommentId: stri
 const like = (user: RegisteredUser | undefined, postId: string) =>
   api.post(`/api/posts/${postId}/like`, undefined, user?.token);
 
+/** A stream's events as the app reads them (personal fields opened). */
 const eventsOf = async (streamId: string) =>
-  (
-    await t.db.pool.query<{ type: string; data: Json; metadata: Json }>(
-      `SELECT type, data, metadata FROM events WHERE stream_id = $1 ORDER BY stream_revision`,
-      [streamId],
-    )
-  ).rows;
+  (await recordedEvents(t.db, streamId)).map(({ type, data, metadata }) => ({ type, data, metadata })) as {
+    type: string;
+    data: Json;
+    metadata: Json;
+  }[];
 
 /** Waits until every projection has passed `position`. */
 async function settle(position: string) {

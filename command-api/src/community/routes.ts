@@ -14,7 +14,15 @@ import {
   type LikeResponse,
   type PostDto,
 } from '@pawhaven/contracts';
-import { badRequest, currentUserId, handleCommand, loadState, notFound } from '@pawhaven/platform';
+import {
+  badRequest,
+  currentUserId,
+  handleCommand,
+  loadState,
+  notFound,
+  requireCommunityMember,
+} from '@pawhaven/platform';
+import { creatorIsDeleted } from '../accounts/deleted-users';
 import { userDecider, userStream, type UserState } from '../accounts/user';
 import type { CommandDeps } from '../deps';
 import { newIdFor } from '../http/idempotency';
@@ -43,7 +51,7 @@ const postImage: ImageKind = {
 export const COMMENTS_PROJECTION = 'community-posts';
 
 const authorDto = (u: UserState): AuthorDto | null =>
-  u.status === 'unregistered'
+  u.status === 'unregistered' || u.status === 'deleted'
     ? null
     : {
         _id: u.userId,
@@ -112,6 +120,12 @@ export function communityRoutes(deps: CommandDeps): { posts: Router; comments: R
     return 'parentId' in found ? found.parentId : postIdOfStream(found.streamId);
   };
 
+  /** A deleted user's post is gone from every read model: it takes no more comments or likes (404). */
+  const authorIsDeleted = (postId: string) => creatorIsDeleted(db.knex, postStream(postId), 'authorId');
+  const notOfDeletedAuthor = async (postId: string) => {
+    if (await authorIsDeleted(postId)) throw notFound(M.postNotFound);
+  };
+
   /** The post's likes as the read model has them, with this user's new state on top (the model may lag). */
   const likesAfter = async (postId: string, userId: string, liked: boolean) => {
     const rows = await db
@@ -130,7 +144,7 @@ export function communityRoutes(deps: CommandDeps): { posts: Router; comments: R
 
   posts.post(
     '/',
-    signedIn(M.mustBeLoggedIn),
+    requireCommunityMember('create posts', M.mustBeLoggedIn),
     limits.upload,
     singleUpload('image', COMMUNITY_LIMITS.imageMaxBytes, M.imageTooLarge),
     async (req, res) => {
@@ -204,7 +218,7 @@ export function communityRoutes(deps: CommandDeps): { posts: Router; comments: R
     res.json({ message: M.deleted, position: positionOf(result.position) });
   });
 
-  posts.post('/:id/like', signedIn(M.mustBeLoggedIn), async (req, res) => {
+  posts.post('/:id/like', requireCommunityMember('like posts', M.mustBeLoggedIn), async (req, res) => {
     const postId = uuidParam(req.params.id, M.postNotFound);
     const userId = currentUserId(req);
     const { state: post } = await loadState(store, postStream(postId), postDecider);
@@ -217,7 +231,7 @@ export function communityRoutes(deps: CommandDeps): { posts: Router; comments: R
         data: {
           postId,
           userId,
-          postExists: post.status === 'published',
+          postExists: post.status === 'published' && !(await authorIsDeleted(postId)),
           postAuthorId: post.authorId,
           now: now(),
         },
@@ -239,41 +253,57 @@ export function communityRoutes(deps: CommandDeps): { posts: Router; comments: R
 
   const comments = Router();
 
-  comments.post('/:postId', signedIn(M.mustBeLoggedIn), async (req, res) => {
-    const postId = uuidParam(req.params.postId, M.postNotFound);
-    const authorId = currentUserId(req);
-    const { content } = addCommentBody.parse(req.body ?? {});
-    const commentId = newIdFor(req, 'comment');
-    const [result, author] = await Promise.all([
-      run(postId, { type: 'AddComment', data: { commentId, authorId, content, now: now() } }, authorId),
-      authorOf(authorId),
-    ]);
-    res
-      .status(201)
-      .json({ ...commentDto(result.state, commentId, author), position: positionOf(result.position) });
-  });
+  comments.post(
+    '/:postId',
+    requireCommunityMember('comment on posts', M.mustBeLoggedIn),
+    async (req, res) => {
+      const postId = uuidParam(req.params.postId, M.postNotFound);
+      const authorId = currentUserId(req);
+      const { content } = addCommentBody.parse(req.body ?? {});
+      await notOfDeletedAuthor(postId);
+      const commentId = newIdFor(req, 'comment');
+      const [result, author] = await Promise.all([
+        run(postId, { type: 'AddComment', data: { commentId, authorId, content, now: now() } }, authorId),
+        authorOf(authorId),
+      ]);
+      res
+        .status(201)
+        .json({ ...commentDto(result.state, commentId, author), position: positionOf(result.position) });
+    },
+  );
 
-  comments.post('/:postId/comments', signedIn(M.mustBeLoggedIn), async (req, res) => {
-    const postId = uuidParam(req.params.postId, M.postNotFound);
-    const authorId = currentUserId(req);
-    const { content, parentCommentId } = replyBody.parse(req.body ?? {});
-    // Ids are lower case; a parent id that is not one of this post's comments is refused by the decider.
-    const commentId = newIdFor(req, 'comment');
-    const [result, author] = await Promise.all([
-      run(
-        postId,
-        {
-          type: 'ReplyToComment',
-          data: { commentId, authorId, content, parentCommentId: parentCommentId.toLowerCase(), now: now() },
-        },
-        authorId,
-      ),
-      authorOf(authorId),
-    ]);
-    res
-      .status(201)
-      .json({ ...commentDto(result.state, commentId, author), position: positionOf(result.position) });
-  });
+  comments.post(
+    '/:postId/comments',
+    requireCommunityMember('comment on posts', M.mustBeLoggedIn),
+    async (req, res) => {
+      const postId = uuidParam(req.params.postId, M.postNotFound);
+      const authorId = currentUserId(req);
+      const { content, parentCommentId } = replyBody.parse(req.body ?? {});
+      await notOfDeletedAuthor(postId);
+      // Ids are lower case; a parent id that is not one of this post's comments is refused by the decider.
+      const commentId = newIdFor(req, 'comment');
+      const [result, author] = await Promise.all([
+        run(
+          postId,
+          {
+            type: 'ReplyToComment',
+            data: {
+              commentId,
+              authorId,
+              content,
+              parentCommentId: parentCommentId.toLowerCase(),
+              now: now(),
+            },
+          },
+          authorId,
+        ),
+        authorOf(authorId),
+      ]);
+      res
+        .status(201)
+        .json({ ...commentDto(result.state, commentId, author), position: positionOf(result.position) });
+    },
+  );
 
   comments.delete('/:commentId', signedIn(M.mustBeLoggedIn), async (req, res) => {
     const commentId = uuidParam(req.params.commentId, M.commentNotFound);

@@ -111,8 +111,9 @@ describe('POST /api/contact', () => {
     ]);
     expect(rows).toEqual([{ user_id: user.user._id }]);
     const events = await t.db.pool.query(
-      `SELECT metadata FROM events WHERE type = 'ContactMessageReceived' AND data->>'email' = $1`,
-      [user.email],
+      // The address itself is sealed in the event (personal data): find the event by its sender.
+      `SELECT metadata FROM events WHERE type = 'ContactMessageReceived' AND metadata->>'actorId' = $1`,
+      [user.user._id],
     );
     expect(events.rows).toEqual([{ metadata: { actorId: user.user._id } }]);
   });

@@ -48,7 +48,15 @@ export type AdoptionEvent =
   | { type: 'PetAdopted'; data: { requestId: string; adopterId: string; adoptedAt: string } }
   | { type: 'AdoptionRequestRejected'; data: { requestId: string; reason: string; rejectedAt: string } }
   | { type: 'AdoptionRequestWithdrawn'; data: { requestId: string; withdrawnAt: string } }
-  | { type: 'AdoptionRequestClosed'; data: { requestId: string; reason: string; closedAt: string } };
+  | { type: 'AdoptionRequestClosed'; data: { requestId: string; reason: string; closedAt: string } }
+  /**
+   * An administrator removed a request (moderation): it leaves every list, count and notification; the audit keeps
+   * the fact. `requesterId` is carried so the per-user counts need no lookup.
+   */
+  | {
+      type: 'AdoptionRequestDeleted';
+      data: { requestId: string; requesterId: string; deletedBy: string; deletedAt: string };
+    };
 
 export type AdoptionEventType = AdoptionEvent['type'];
 
@@ -63,6 +71,7 @@ export const ADOPTION_EVENT_TYPES = [
   'AdoptionRequestRejected',
   'AdoptionRequestWithdrawn',
   'AdoptionRequestClosed',
+  'AdoptionRequestDeleted',
 ] as const satisfies readonly AdoptionEventType[];
 
 export const adoptionStream = (adId: string) => `adoption-${adId}`;

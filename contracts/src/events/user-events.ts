@@ -74,7 +74,13 @@ export type UserEvent =
   | { type: 'PasswordReset'; data: { passwordHash: string; resetAt: string } }
   | { type: 'ProfileUpdated'; data: { phone: string; city: string; about: string } }
   | { type: 'ProfileImageChanged'; data: { profileImage: string } }
-  | { type: 'ProfileImageRemoved'; data: Record<string, never> };
+  | { type: 'ProfileImageRemoved'; data: Record<string, never> }
+  /**
+   * An administrator deleted the account with all its data: every read model forgets the user, their open sessions
+   * end (SessionRevoked events in the same append), and crypto-shredding destroys their key. Final: the stream
+   * accepts nothing after it.
+   */
+  | { type: 'UserDeleted'; data: { userId: string; deletedBy: string; deletedAt: string } };
 
 export type UserEventType = UserEvent['type'];
 
@@ -98,6 +104,7 @@ export const USER_EVENT_TYPES = [
   'ProfileUpdated',
   'ProfileImageChanged',
   'ProfileImageRemoved',
+  'UserDeleted',
 ] as const satisfies readonly UserEventType[];
 
 export type EmailClaimEvent = { type: 'EmailClaimed'; data: { userId: string } };

@@ -1,17 +1,18 @@
-import { useState } from 'react';
+import { lazy } from 'react';
 import Typography from '@mui/material/Typography';
 import { DIRECTORY_MESSAGES, type NgoDto } from '@pawhaven/contracts';
 import { directoryApi } from './api';
-import { ContactLinks } from './components/ContactLinks';
-import { DetailsDialog, DetailsSection, TextList } from './components/DetailsDialog';
 import { DirectoryCard } from './components/DirectoryCard';
 import { DirectoryLayout, imagePriority } from './components/DirectoryLayout';
 import { filterNgos } from './search';
+import { ngoImageAlt } from './texts';
 import { useDirectorySearch } from './useDirectorySearch';
+
+const loadDetails = () => import('./details');
+const NgoDetails = lazy(() => loadDetails().then((m) => ({ default: m.NgoDetails })));
 
 const countText = (n: number) =>
   n === 0 ? 'No matching NGOs' : n === 1 ? '1 NGO listed' : `${n} NGOs listed`;
-const imageAlt = (ngo: NgoDto) => `Illustration for ${ngo.name}`;
 
 /**
  * The NGO directory (spec 000 §2): search by name or description (`?q=` in the address), a grid of cards with
@@ -19,39 +20,28 @@ const imageAlt = (ngo: NgoDto) => `Illustration for ${ngo.name}`;
  */
 export default function NgoPage() {
   const search = useDirectorySearch('ngos', directoryApi.ngos, filterNgos);
-  const [openId, setOpenId] = useState<string | null>(null);
-  // The open entry stays shown while the dialog closes, even when the search leaves it out.
-  const [shown, setShown] = useState<NgoDto | null>(null);
-
   return (
     <DirectoryLayout<NgoDto>
       title={DIRECTORY_MESSAGES.ngoTitle}
       intro="Trusted animal-welfare organisations across Pakistan: rescue, shelter, treatment and adoption."
       searchLabel="Search NGOs"
       searchPlaceholder="Search by name or description"
-      term={search.term}
-      onTermChange={search.setTerm}
-      items={search.items}
-      failed={search.failed}
-      busy={search.busy}
-      onRetry={search.retry}
+      search={search}
       failedText={DIRECTORY_MESSAGES.ngoFailed}
       noMatchText={DIRECTORY_MESSAGES.ngoNoMatch}
       emptyText={DIRECTORY_MESSAGES.ngoEmpty}
       countText={countText}
       listLabel="NGOs"
-      renderItem={(ngo, index) => (
+      getId={(ngo) => ngo._id}
+      renderItem={(ngo, index, open) => (
         <DirectoryCard
           key={ngo._id}
           imagePriority={imagePriority(index)}
           name={ngo.name}
           image={ngo.image}
-          imageAlt={imageAlt(ngo)}
+          imageAlt={ngoImageAlt(ngo)}
           buttonLabel={DIRECTORY_MESSAGES.ngoDetailsButton}
-          onOpen={() => {
-            setShown(ngo);
-            setOpenId(ngo._id);
-          }}
+          onOpen={open}
         >
           <Typography
             variant="body2"
@@ -67,27 +57,8 @@ export default function NgoPage() {
           </Typography>
         </DirectoryCard>
       )}
-    >
-      {shown && (
-        <DetailsDialog
-          open={openId === shown._id}
-          onClose={() => setOpenId(null)}
-          title={shown.name}
-          image={shown.image}
-          imageAlt={imageAlt(shown)}
-        >
-          <Typography color="text.secondary">{shown.description}</Typography>
-          <DetailsSection title="Mission">
-            <Typography>{shown.mission}</Typography>
-          </DetailsSection>
-          <DetailsSection title="Services Offered">
-            <TextList items={shown.services ?? []} empty="No services listed." />
-          </DetailsSection>
-          <DetailsSection title="Contact">
-            <ContactLinks phone={shown.contact?.phone} email={shown.contact?.email} />
-          </DetailsSection>
-        </DetailsDialog>
-      )}
-    </DirectoryLayout>
+      prefetchDetails={loadDetails}
+      renderDetails={(ngo, open, onClose) => <NgoDetails ngo={ngo} open={open} onClose={onClose} />}
+    />
   );
 }

@@ -3,22 +3,10 @@ import { Link, NavLink, useLocation } from 'react-router-dom';
 import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Divider from '@mui/material/Divider';
-import Drawer from '@mui/material/Drawer';
 import IconButton from '@mui/material/IconButton';
-import List from '@mui/material/List';
-import ListItemButton from '@mui/material/ListItemButton';
-import ListItemIcon from '@mui/material/ListItemIcon';
-import ListItemText from '@mui/material/ListItemText';
-import Menu from '@mui/material/Menu';
-import MenuItem from '@mui/material/MenuItem';
 import Toolbar from '@mui/material/Toolbar';
-import Typography from '@mui/material/Typography';
-import CloseIcon from '@mui/icons-material/Close';
 import LoginIcon from '@mui/icons-material/Login';
-import LogoutIcon from '@mui/icons-material/Logout';
 import MenuIcon from '@mui/icons-material/Menu';
-import PersonIcon from '@mui/icons-material/PersonOutline';
 import NotificationsIcon from '@mui/icons-material/NotificationsNoneOutlined';
 import { useSignOut } from '../accounts/useSignOut';
 import { useCurrentUser } from '../shared/session';
@@ -26,6 +14,17 @@ import { UserAvatar } from '../shared/ui/UserAvatar';
 import { Logo } from './Logo';
 import { NAV_ITEMS } from './navigation';
 import { visuallyHidden } from '../shared/ui/visually-hidden';
+
+// The drawer and the account menu (MUI's modal, popover and transitions) are their own chunks, mounted when first
+// opened; their code is fetched as soon as the pointer or the focus reaches their button, ahead of the press.
+const loadDrawer = () => import('./NavigationDrawer');
+const loadAccountMenu = () => import('./AccountMenu');
+const NavigationDrawer = lazy(loadDrawer);
+const AccountMenu = lazy(loadAccountMenu);
+const prefetch = (load: () => Promise<unknown>) => ({
+  onPointerEnter: () => void load().catch(() => {}),
+  onFocus: () => void load().catch(() => {}),
+});
 
 // The bell, its panel and the notifications client load after the page: visitors never download them.
 const NotificationBell = lazy(() =>
@@ -42,7 +41,9 @@ export function Header() {
   const user = useCurrentUser();
   const { pathname } = useLocation();
   const [drawerOpen, setDrawerOpen] = useState(false);
+  const [drawerUsed, setDrawerUsed] = useState(false);
   const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
+  const [menuUsed, setMenuUsed] = useState(false);
   const { signOut, busy } = useSignOut();
 
   const closeMenu = () => setMenuAnchor(null);
@@ -64,7 +65,11 @@ export function Header() {
           aria-label="Open navigation"
           aria-controls="main-navigation-drawer"
           aria-expanded={drawerOpen}
-          onClick={() => setDrawerOpen(true)}
+          {...prefetch(loadDrawer)}
+          onClick={() => {
+            setDrawerUsed(true);
+            setDrawerOpen(true);
+          }}
           sx={{ display: { xs: 'inline-flex', lg: 'none' } }}
         >
           <MenuIcon />
@@ -110,7 +115,11 @@ export function Header() {
                 aria-haspopup="menu"
                 aria-controls={menuAnchor ? 'account-menu' : undefined}
                 aria-expanded={menuAnchor ? 'true' : undefined}
-                onClick={(e) => setMenuAnchor(e.currentTarget)}
+                {...prefetch(loadAccountMenu)}
+                onClick={(e) => {
+                  setMenuUsed(true);
+                  setMenuAnchor(e.currentTarget);
+                }}
                 sx={{ px: { xs: 0.5, sm: 1 }, minWidth: 0, gap: 1 }}
               >
                 <UserAvatar username={user.username} profileImage={user.profileImage} size={34} aria-hidden />
@@ -130,41 +139,18 @@ export function Header() {
                   Hi, {user.username}
                 </Box>
               </Button>
-              <Menu
-                id="account-menu"
-                anchorEl={menuAnchor}
-                open={Boolean(menuAnchor)}
-                onClose={closeMenu}
-                anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-                transformOrigin={{ vertical: 'top', horizontal: 'right' }}
-                slotProps={{ list: { 'aria-labelledby': 'account-menu-button' } }}
-              >
-                <Box sx={{ px: 2, py: 1 }}>
-                  <Typography fontWeight={700}>Hi, {user.username}</Typography>
-                  <Typography variant="body2" color="text.secondary" noWrap sx={{ maxWidth: 220 }}>
-                    {user.email}
-                  </Typography>
-                </Box>
-                <Divider />
-                <MenuItem component={Link} to="/profile" onClick={closeMenu}>
-                  <ListItemIcon>
-                    <PersonIcon fontSize="small" />
-                  </ListItemIcon>
-                  My Profile
-                </MenuItem>
-                <MenuItem
-                  disabled={busy}
-                  onClick={() => {
-                    closeMenu();
-                    void signOut();
-                  }}
-                >
-                  <ListItemIcon>
-                    <LogoutIcon fontSize="small" />
-                  </ListItemIcon>
-                  Sign Out
-                </MenuItem>
-              </Menu>
+              {menuUsed && (
+                <Suspense fallback={null}>
+                  <AccountMenu
+                    anchorEl={menuAnchor}
+                    onClose={closeMenu}
+                    username={user.username}
+                    email={user.email}
+                    busy={busy}
+                    onSignOut={() => void signOut()}
+                  />
+                </Suspense>
+              )}
             </>
           ) : (
             <Button
@@ -180,52 +166,17 @@ export function Header() {
         </Box>
       </Toolbar>
 
-      <Drawer
-        id="main-navigation-drawer"
-        open={drawerOpen}
-        onClose={() => setDrawerOpen(false)}
-        slotProps={{ paper: { sx: { width: 280, maxWidth: '85vw' } } }}
-      >
-        <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', px: 2, py: 1.5 }}>
-          <Logo onClick={() => setDrawerOpen(false)} />
-          <IconButton aria-label="Close navigation" onClick={() => setDrawerOpen(false)}>
-            <CloseIcon />
-          </IconButton>
-        </Box>
-        <Divider />
-        <List component="nav" aria-label="Main">
-          {NAV_ITEMS.map((item) => (
-            <ListItemButton
-              key={item.to}
-              component={NavLink}
-              to={item.to}
-              end={'end' in item ? item.end : undefined}
-              selected={isActive(item.to, 'end' in item ? item.end : false)}
-              onClick={() => setDrawerOpen(false)}
-            >
-              <ListItemText primary={item.label} slotProps={{ primary: { fontWeight: 700 } }} />
-            </ListItemButton>
-          ))}
-        </List>
-        <Divider />
-        <List>
-          {user ? (
-            <ListItemButton component={Link} to="/profile" onClick={() => setDrawerOpen(false)}>
-              <ListItemIcon>
-                <PersonIcon />
-              </ListItemIcon>
-              <ListItemText primary="My Profile" />
-            </ListItemButton>
-          ) : (
-            <ListItemButton component={Link} to="/signin" onClick={() => setDrawerOpen(false)}>
-              <ListItemIcon>
-                <LoginIcon />
-              </ListItemIcon>
-              <ListItemText primary="Sign In" />
-            </ListItemButton>
-          )}
-        </List>
-      </Drawer>
+      {drawerUsed && (
+        <Suspense fallback={null}>
+          <NavigationDrawer
+            id="main-navigation-drawer"
+            open={drawerOpen}
+            onClose={() => setDrawerOpen(false)}
+            signedIn={Boolean(user)}
+            isActive={isActive}
+          />
+        </Suspense>
+      )}
     </AppBar>
   );
 }

@@ -1,7 +1,8 @@
-import { Suspense } from 'react';
+import { Suspense, useLayoutEffect, useRef } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import Box from '@mui/material/Box';
 import { RealtimeProvider } from '../realtime';
+import { releasePrerender } from '../shared/prerender';
 import { PageLoader } from '../shared/ui/PageLoader';
 import { TipPopups } from '../popups';
 import { Footer } from './Footer';
@@ -14,6 +15,11 @@ import { isChatPath } from './navigation';
  */
 export function RootLayout() {
   const { pathname } = useLocation();
+  // The prerendered screen (index.html) belongs to the first address: another one (a redirect, a link) drops it.
+  const firstPath = useRef(pathname);
+  useLayoutEffect(() => {
+    if (pathname !== firstPath.current) releasePrerender();
+  }, [pathname]);
   return (
     <RealtimeProvider>
       <Box sx={{ display: 'flex', flexDirection: 'column', minHeight: '100dvh' }}>

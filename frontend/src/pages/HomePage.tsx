@@ -11,6 +11,7 @@ import EventAvailableIcon from '@mui/icons-material/EventAvailableOutlined';
 import FavoriteIcon from '@mui/icons-material/FavoriteBorder';
 import SearchIcon from '@mui/icons-material/Search';
 import { useAfterFirstPaint } from '../landing/useAfterFirstPaint';
+import { usePrerenderHandoff } from '../shared/prerender';
 import { palette } from '../theme';
 
 // Everything below How It Works is its own chunk, fetched once the hero is on screen.
@@ -42,6 +43,8 @@ const STEPS = [
  */
 export default function HomePage() {
   const showBelowFold = useAfterFirstPaint();
+  // The hero and How It Works are prerendered in index.html (scripts/snapshot-prerender.mjs): this replaces them.
+  usePrerenderHandoff();
   return (
     <>
       <Box

@@ -2,7 +2,7 @@
  * The one real-time channel of the signed-in user (spec 001 §4 "Real-time channel").
  *
  * - `RealtimeProvider`: wraps the community pages; connects with the current access token, reconnects when the
- *   token changes, disconnects on sign-out.
+ *   token changes, disconnects on sign-out (the connection itself is ./RealtimeConnection, loaded when signed in).
  * - `useRealtime()`: `{ socket, status: 'realtime' | 'polling' | 'offline', error }`.
  * - `useSocketEvent(event, handler)`: listens to a server push for the component's lifetime.
  * - `emitWithAck<T>(event, ...args)`: emits and resolves with the server's acknowledgement; rejects after a time-out
@@ -13,7 +13,6 @@ export {
   useRealtime,
   useSocketEvent,
   emitWithAck,
-  ACK_TIMEOUT_MS,
   NOT_CONNECTED,
   type RealtimeEvents,
   type RealtimeState,

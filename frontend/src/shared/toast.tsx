@@ -1,6 +1,4 @@
-import { createContext, useCallback, useContext, useState, type ReactNode } from 'react';
-import Alert from '@mui/material/Alert';
-import Snackbar from '@mui/material/Snackbar';
+import { createContext, lazy, Suspense, useCallback, useContext, useState, type ReactNode } from 'react';
 
 export type ToastSeverity = 'success' | 'error' | 'info' | 'warning';
 type Toast = { id: number; message: string; severity: ToastSeverity; durationMs: number };
@@ -8,6 +6,7 @@ type ShowToast = (message: string, severity?: ToastSeverity, durationMs?: number
 
 const ToastContext = createContext<ShowToast>(() => {});
 let nextId = 1;
+const ToastView = lazy(() => import('./ToastView'));
 
 /** Short-lived messages in the top-right corner (the profile's toasts last 3.5 s, spec 000 §9). */
 export function ToastProvider({ children }: { children: ReactNode }) {
@@ -22,24 +21,16 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     <ToastContext.Provider value={show}>
       {children}
       {toast && (
-        <Snackbar
-          key={toast.id}
-          open={open}
-          autoHideDuration={toast.durationMs}
-          onClose={(_, reason) => reason !== 'clickaway' && close()}
-          anchorOrigin={{ vertical: 'top', horizontal: 'right' }}
-          sx={{ top: { xs: 72, sm: 80 } }}
-        >
-          <Alert
+        <Suspense fallback={null}>
+          <ToastView
+            key={toast.id}
+            open={open}
+            message={toast.message}
             severity={toast.severity}
-            variant="filled"
+            durationMs={toast.durationMs}
             onClose={close}
-            role={toast.severity === 'error' ? 'alert' : 'status'}
-            sx={{ width: '100%', maxWidth: 420 }}
-          >
-            {toast.message}
-          </Alert>
-        </Snackbar>
+          />
+        </Suspense>
       )}
     </ToastContext.Provider>
   );

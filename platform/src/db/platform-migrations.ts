@@ -1,3 +1,4 @@
+import { personalDataMigration } from '../personal-data/migration';
 import type { Migration } from './migrations';
 
 /** Tables owned by the platform: the event log, projection checkpoints, stored images, secrets, dev mailbox. */
@@ -114,4 +115,5 @@ export const platformMigrations: Migration[] = [
       `);
     },
   },
+  personalDataMigration,
 ];

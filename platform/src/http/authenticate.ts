@@ -2,6 +2,7 @@ import type { Request, RequestHandler } from 'express';
 import type { SessionCheck } from '../auth/sessions';
 import type { AccessClaims, TokenService } from '../auth/tokens';
 import { forbidden, unauthorized } from '../errors';
+import type { EventStore } from '../event-store/event-store';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -40,8 +41,39 @@ export const requireAdmin: RequestHandler = (req, _res, next) =>
       ? next()
       : next(forbidden('Admins only'));
 
+/** What an administrator's account is told when it tries a community action (spec 001 §6: admins manage). */
+export const ADMINS_CANNOT = (action: string) => `Admins cannot ${action}`;
+
+/**
+ * Signed in as a member of the community: administrators moderate it but do not take part (no adoption requests,
+ * posts, likes, comments or chats). The one rule every community, adoption and chat command goes through; the
+ * socket's sendMessage checks `isCommunityMember` the same way. `action` completes 'Admins cannot …'.
+ */
+export const requireCommunityMember =
+  (action: string, signedOutMessage = 'Authentication required'): RequestHandler =>
+  (req, _res, next) =>
+    !req.auth
+      ? next(unauthorized(req.headers.authorization ? 'Authentication required' : signedOutMessage))
+      : req.auth.isAdmin
+        ? next(forbidden(ADMINS_CANNOT(action)))
+        : next();
+
 /** The signed-in user's id; only call behind requireUser. */
 export const currentUserId = (req: Request): string => {
   if (!req.auth) throw unauthorized();
   return req.auth.userId;
 };
+
+/**
+ * The same rule for callers that hold only a user id (the socket's sendMessage): an administrator's account is
+ * recognised by its registration, the first event of its stream (admins are created so, never promoted).
+ */
+export async function assertCommunityMember(
+  store: EventStore,
+  userId: string,
+  action: string,
+): Promise<void> {
+  for await (const first of store.readStream(`user-${userId}`, { maxCount: 1 })) {
+    if ((first.data as { isAdmin?: unknown }).isAdmin === true) throw forbidden(ADMINS_CANNOT(action));
+  }
+}

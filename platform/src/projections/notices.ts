@@ -91,3 +91,13 @@ export async function listenForChanges(
     },
   };
 }
+
+/** Sends notices now, outside any projector batch (e.g. a rebuild's progress): delivered to every listener at once. */
+export async function publishNotices(knex: Knex, notices: ChangeNotice[]): Promise<void> {
+  const json = JSON.stringify(notices);
+  if (json.length > MAX_PAYLOAD) {
+    logger.warn({ bytes: json.length }, 'change notice too large; dropped');
+    return;
+  }
+  await knex.raw('SELECT pg_notify(?, ?)', [CHANGES_CHANNEL, json]);
+}

@@ -183,3 +183,98 @@ const countUpTo = async (knex: Knex, at: LogPosition) =>
       )
     ).rows[0]?.n ?? 0,
   );
+
+/** Thrown by `rebuildProjections` while another rebuild runs anywhere (any process, CLI or dashboard). */
+export class RebuildAlreadyRunning extends Error {
+  constructor() {
+    super('A rebuild is already running. Wait for it to finish.');
+  }
+}
+
+/** The advisory lock every rebuild holds (two int4 keys: 'pawh', 1), visible in pg_locks. */
+const REBUILD_LOCK = [0x70617768, 1] as const;
+
+/** Whether a rebuild holds the lock now, in any process. */
+export async function rebuildIsRunning(knex: Knex): Promise<boolean> {
+  const { rows } = await knex.raw<{ rows: { held: boolean }[] }>(
+    `SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted
+       AND classid = ? AND objid = ? AND objsubid = 2 AND database = (SELECT oid FROM pg_database WHERE datname = current_database())) AS held`,
+    [REBUILD_LOCK[0], REBUILD_LOCK[1]],
+  );
+  return rows[0]?.held === true;
+}
+
+export type RebuildRunProgress = {
+  /** The projection being rebuilt. */
+  current: string;
+  /** 1-based index of `current` among `count`. */
+  index: number;
+  count: number;
+  /** Events replayed over the whole run, and the run's estimated total (each projection replays the log). */
+  processed: number;
+  total: number;
+  eventsPerSecond: number;
+  /** Seconds left at the current rate; null before anything was measured. */
+  etaSeconds: number | null;
+};
+
+/**
+ * Takes the rebuild lock (or throws RebuildAlreadyRunning), then rebuilds each projection in turn with
+ * `rebuildProjection`, reporting the whole run's progress with its rate and ETA. The CLI and the dashboard both run
+ * rebuilds through this, so two can never overlap, wherever they were started. The lock is a session advisory lock on
+ * a connection held for the run: a process that dies releases it with its connection.
+ */
+export async function rebuildProjections(
+  knex: Knex,
+  store: EventStore,
+  projections: readonly Projection[],
+  onProgress: (p: RebuildRunProgress) => void = () => {},
+  opts: RebuildOptions & { onLocked?: () => void } = {},
+): Promise<RebuildResult[]> {
+  const connection = (await knex.client.acquireConnection()) as {
+    query(sql: string, values?: unknown[]): Promise<{ rows: { locked: boolean }[] }>;
+  };
+  try {
+    const { rows } = await connection.query('SELECT pg_try_advisory_lock($1, $2) AS locked', [
+      ...REBUILD_LOCK,
+    ]);
+    if (!rows[0]?.locked) throw new RebuildAlreadyRunning();
+    try {
+      opts.onLocked?.();
+      const started = performance.now();
+      const results: RebuildResult[] = [];
+      let done = 0;
+      for (const [i, projection] of projections.entries()) {
+        const result = await rebuildProjection(
+          knex,
+          store,
+          projection,
+          ({ processed, total }) => {
+            const all = done + processed;
+            // Each projection replays the same log: the ones still to come count as much as this one.
+            const estimate = Math.max(all, done + total * (projections.length - i));
+            const seconds = (performance.now() - started) / 1000;
+            const rate = seconds > 0 ? all / seconds : 0;
+            onProgress({
+              current: projection.name,
+              index: i + 1,
+              count: projections.length,
+              processed: all,
+              total: estimate,
+              eventsPerSecond: Math.round(rate),
+              etaSeconds: rate > 0 ? Math.round(((estimate - all) / rate) * 10) / 10 : null,
+            });
+          },
+          opts,
+        );
+        done += result.processed;
+        results.push(result);
+      }
+      return results;
+    } finally {
+      await connection.query('SELECT pg_advisory_unlock($1, $2)', [...REBUILD_LOCK]).catch(() => {});
+    }
+  } finally {
+    await knex.client.releaseConnection(connection);
+  }
+}

@@ -5,7 +5,7 @@ import { defineProjection } from '@pawhaven/platform';
 export const sessionsProjection = defineProjection({
   name: 'sessions',
   tables: ['sessions'],
-  handles: ['SessionStarted', 'SessionRevoked', 'PasswordReset'] satisfies UserEvent['type'][],
+  handles: ['SessionStarted', 'SessionRevoked', 'PasswordReset', 'UserDeleted'] satisfies UserEvent['type'][],
   async apply(tx, recorded) {
     const event = { type: recorded.type, data: recorded.data } as UserEvent;
     switch (event.type) {
@@ -31,6 +31,12 @@ export const sessionsProjection = defineProjection({
           .where({ user_id: userIdOfStream(recorded.streamId) })
           .whereNull('revoked_at')
           .update({ revoked_at: event.data.resetAt });
+        return;
+      case 'UserDeleted':
+        // Its sessions were revoked in the same append (the log-based check refuses them); the rows go.
+        await tx('sessions')
+          .where({ user_id: userIdOfStream(recorded.streamId) })
+          .delete();
         return;
       default:
         return;

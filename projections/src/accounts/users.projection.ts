@@ -13,6 +13,7 @@ export const usersProjection = defineProjection({
     'ProfileUpdated',
     'ProfileImageChanged',
     'ProfileImageRemoved',
+    'UserDeleted',
   ] satisfies UserEvent['type'][],
   async apply(tx, recorded) {
     const event = { type: recorded.type, data: recorded.data } as UserEvent;
@@ -53,6 +54,9 @@ export const usersProjection = defineProjection({
         return;
       case 'ProfileImageRemoved':
         await users().update({ profile_image: null });
+        return;
+      case 'UserDeleted':
+        await users().delete();
         return;
       default:
         return;

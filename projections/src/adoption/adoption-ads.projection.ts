@@ -1,5 +1,11 @@
 import type { Knex } from 'knex';
-import { adIdOfStream, ADOPTION_EVENT_TYPES, type AdoptionEvent, type PetDetails } from '@pawhaven/contracts';
+import {
+  adIdOfStream,
+  ADOPTION_EVENT_TYPES,
+  type AdoptionEvent,
+  type PetDetails,
+  type UserEvent,
+} from '@pawhaven/contracts';
 import { defineProjection } from '@pawhaven/platform';
 
 const detailColumns = (d: Partial<PetDetails>) => {
@@ -31,13 +37,36 @@ const setRequest = (
   reason: string | null = null,
 ) => tx('adoption_requests').where({ id: requestId }).update({ status, responded_at: at, reason });
 
+/**
+ * A deleted user's ads (with every request on them) and the requests they sent leave the read model; the ads they
+ * had requested count one request fewer each (`request_count` is the number of request rows).
+ */
+async function forgetUser(tx: Knex.Transaction, userId: string) {
+  await tx.raw(
+    `WITH ads AS (DELETE FROM adoption_ads WHERE owner_id = ? RETURNING id)
+     DELETE FROM adoption_requests WHERE ad_id IN (SELECT id FROM ads)`,
+    [userId],
+  );
+  await tx.raw(
+    `WITH r AS (DELETE FROM adoption_requests WHERE requester_id = ? RETURNING ad_id),
+     n AS (SELECT ad_id, count(*)::int AS n FROM r GROUP BY ad_id)
+     UPDATE adoption_ads a SET request_count = a.request_count - n.n FROM n WHERE a.id = n.ad_id`,
+    [userId],
+  );
+}
+
 /** `adoption_ads` and `adoption_requests`: the listing, an owner's ads with their requests, a requester's history. */
 export const adoptionAdsProjection = defineProjection({
   name: 'adoption-ads',
   tables: ['adoption_ads', 'adoption_requests'],
-  handles: ADOPTION_EVENT_TYPES,
+  handles: [...ADOPTION_EVENT_TYPES, 'UserDeleted'],
   async apply(tx, recorded) {
-    const event = { type: recorded.type, data: recorded.data } as AdoptionEvent;
+    const event = { type: recorded.type, data: recorded.data } as
+      AdoptionEvent | Extract<UserEvent, { type: 'UserDeleted' }>;
+    if (event.type === 'UserDeleted') {
+      await forgetUser(tx, event.data.userId);
+      return;
+    }
     const adId = adIdOfStream(recorded.streamId);
     const ad = () => tx('adoption_ads').where({ id: adId });
     switch (event.type) {
@@ -66,7 +95,9 @@ export const adoptionAdsProjection = defineProjection({
         return;
       case 'AdoptionRequested': {
         const d = event.data;
-        await tx('adoption_requests')
+        // Only on an ad the model has: one whose owner was deleted is gone, and so is anything sent to it.
+        if (!(await ad().first('id'))) return;
+        const inserted = await tx('adoption_requests')
           .insert({
             id: d.requestId,
             ad_id: adId,
@@ -80,8 +111,17 @@ export const adoptionAdsProjection = defineProjection({
             requested_at: d.requestedAt,
           })
           .onConflict('id')
-          .ignore();
-        await ad().increment('request_count', 1);
+          .ignore()
+          .returning('id');
+        if (inserted.length > 0) await ad().increment('request_count', 1);
+        return;
+      }
+      case 'AdoptionRequestDeleted': {
+        const removed = await tx('adoption_requests')
+          .where({ id: event.data.requestId })
+          .delete()
+          .returning('ad_id');
+        if (removed.length > 0) await ad().decrement('request_count', 1);
         return;
       }
       case 'AdoptionRequestAccepted':

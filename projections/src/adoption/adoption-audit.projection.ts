@@ -11,7 +11,8 @@ type Row = {
 
 /**
  * `adoption_audit`: one row per event of an ad, keyed by its log position, with the status change it made and who
- * made it. Built from the events alone, so a rebuild reproduces the same rows.
+ * made it. Built from the events alone, so a rebuild reproduces the same rows. A deleted user's rows stay (the audit
+ * keeps the facts): their id no longer names a user, so the timeline shows the actor as 'deleted user'.
  */
 export const adoptionAuditProjection = defineProjection({
   name: 'adoption-audit',
@@ -111,6 +112,22 @@ export const adoptionAuditProjection = defineProjection({
           details: { reason: event.data.reason },
         };
         break;
+      case 'AdoptionRequestDeleted': {
+        // Removed by an administrator (the actor): from whatever status the timeline last gave the request.
+        const last = await tx('adoption_audit')
+          .where({ ad_id: adId, request_id: event.data.requestId, subject: 'request' })
+          .whereNotNull('to_status')
+          .orderBy('position', 'desc')
+          .first<{ to_status: string } | undefined>('to_status');
+        row = {
+          subject: 'request',
+          requestId: event.data.requestId,
+          from: last?.to_status ?? null,
+          to: 'deleted',
+          details: { requesterId: event.data.requesterId, byAdmin: true },
+        };
+        break;
+      }
       default: {
         const _exhaustive: never = event;
         return;

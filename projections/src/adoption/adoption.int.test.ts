@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSISTENT_AFTER_HEADER } from '@pawhaven/contracts';
-import { PostgresEventStore, rebuildProjection } from '@pawhaven/platform';
+import { rebuildProjection } from '@pawhaven/platform';
 import { allProjections } from '@pawhaven/projections';
+import { testEventStore } from '@pawhaven/platform/testing';
 import {
   startTestApp,
   testImage,
@@ -206,7 +207,7 @@ describe('rebuilding the adoption projections from the log', () => {
     await t.db.pool.query(`UPDATE user_adoption_stats SET requests = requests + 5`);
     expect(await dump()).not.toEqual(before);
 
-    const store = new PostgresEventStore(t.db.pool);
+    const store = testEventStore(t.db);
     try {
       for (const p of projections) {
         const result = await rebuildProjection(t.db.knex, store, p);

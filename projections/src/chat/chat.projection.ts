@@ -29,6 +29,24 @@ async function moveReceipts(
 }
 
 /**
+ * A deleted user's conversations vanish for both members, with every message in them (a conversation is the two of
+ * them: half of it would show replies to nobody). The other member's list and unread counts lose them with the rows;
+ * a 'conversation-removed' notice names each (the realtime gateway may push it; today it ignores the kind).
+ */
+async function forgetUser(tx: Knex.Transaction, userId: string, notices: Notices) {
+  const members: { conversation_id: string; other_id: string }[] = await tx('conversation_members')
+    .where({ user_id: userId })
+    .select('conversation_id', 'other_id');
+  const ids = members.map((m) => m.conversation_id);
+  if (ids.length === 0) return;
+  await tx('chat_messages').whereIn('conversation_id', ids).delete();
+  await tx('conversation_members').whereIn('conversation_id', ids).delete();
+  await tx('conversations').whereIn('id', ids).delete();
+  for (const m of members)
+    notices.push({ kind: 'conversation-removed', conversationId: m.conversation_id, userId: m.other_id });
+}
+
+/**
  * Conversations, their members' receipts and unread counts, and messages. A message is numbered by its order in
  * the conversation (`seq`); its ticks follow from the recipient's `delivered_seq` / `read_seq`. Every change sends
  * a notice so the socket gateway pushes the message, or the new ticks, the moment they are committed.
@@ -36,8 +54,12 @@ async function moveReceipts(
 export const chatProjection = defineProjection({
   name: 'chat',
   tables: ['conversations', 'conversation_members', 'chat_messages'],
-  handles: CHAT_EVENT_TYPES,
+  handles: [...CHAT_EVENT_TYPES, 'UserDeleted'],
   async apply(tx, recorded, notices: Notices) {
+    if (recorded.type === 'UserDeleted') {
+      await forgetUser(tx, (recorded.data as { userId: string }).userId, notices);
+      return;
+    }
     const event = { type: recorded.type, data: recorded.data } as ChatEvent;
     switch (event.type) {
       case 'ConversationStarted': {

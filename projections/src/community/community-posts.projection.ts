@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { COMMUNITY_EVENT_TYPES, type CommunityEvent } from '@pawhaven/contracts';
+import { COMMUNITY_EVENT_TYPES, type CommunityEvent, type UserEvent } from '@pawhaven/contracts';
 import { defineProjection } from '@pawhaven/platform';
 import { prepared } from './prepared';
 
@@ -44,6 +44,82 @@ const moveLiveReplies = (tx: Knex.Transaction, postId: string, fromCommentId: st
     [fromCommentId, postId, by],
   );
 
+/** A post leaves with its likes and comments, and everyone's counts lose what they had from it. */
+const deletePost = (tx: Knex.Transaction, postId: string) =>
+  // Every data-modifying part sees the rows as they were: the counts taken away are those of the rows removed.
+  prepared(
+    tx,
+    'community-posts/post-deleted',
+    `WITH p AS (DELETE FROM posts WHERE id = ?::uuid RETURNING author_id),
+     l AS (DELETE FROM post_likes WHERE post_id = ?::uuid RETURNING user_id),
+     c AS (DELETE FROM post_comments WHERE post_id = ?::uuid RETURNING author_id, deleted),
+     ${addTotal(-1)}
+     ${addStats(`
+       SELECT author_id, -1, 0, 0, -(SELECT count(*) FROM l)::int FROM p
+       UNION ALL SELECT user_id, 0, 0, -1, 0 FROM l
+       UNION ALL SELECT author_id, 0, -1, 0, 0 FROM c WHERE NOT deleted`)}`,
+    [postId, postId, postId],
+  );
+
+/** A comment keeps its row, emptied, for its thread; the counts and its ancestors' live replies lose it. */
+async function deleteComment(tx: Knex.Transaction, postId: string, commentId: string, at: string) {
+  const deleted = await prepared<{ rows: { author_id: string; parent_comment_id: string | null }[] }>(
+    tx,
+    'community-posts/comment-deleted',
+    `UPDATE post_comments SET deleted = true, content = '', deleted_at = ?
+     WHERE id = ?::uuid AND post_id = ?::uuid AND NOT deleted
+     RETURNING author_id, parent_comment_id`,
+    [at, commentId, postId],
+  );
+  const row = deleted.rows[0];
+  if (!row) return;
+  await prepared(
+    tx,
+    'community-posts/comment-deleted-count',
+    `WITH p AS (UPDATE posts SET comment_count = comment_count - 1 WHERE id = ?::uuid RETURNING id)
+     ${addStats('SELECT ?::text, 0, -1, 0, 0 FROM p')}`,
+    [postId, row.author_id],
+  );
+  if (row.parent_comment_id) await moveLiveReplies(tx, postId, row.parent_comment_id, -1);
+}
+
+const unlike = (tx: Knex.Transaction, postId: string, userId: string) =>
+  prepared(
+    tx,
+    'community-posts/post-unliked',
+    `WITH l AS (
+       DELETE FROM post_likes WHERE post_id = ?::uuid AND user_id = ?
+       RETURNING user_id
+     ),
+     p AS (
+       UPDATE posts SET like_count = like_count - 1 WHERE id = ?::uuid AND EXISTS (SELECT 1 FROM l)
+       RETURNING author_id
+     )
+     ${addStats(`SELECT user_id, 0, 0, -1, 0 FROM l UNION ALL SELECT author_id, 0, 0, 0, -1 FROM p`)}`,
+    [postId, userId, postId],
+  );
+
+/**
+ * A deleted user's community data leaves, each step through the same statements as the events it stands for, so
+ * every count stays the aggregate of the rows: their posts (with all likes and comments on them), their likes, their
+ * comments (deleted as by CommentDeleted). A comment of theirs that others answered keeps its place, emptied and
+ * without author ('This comment was deleted'); the rest of their comment rows go. Then their stats row.
+ */
+async function forgetUser(tx: Knex.Transaction, userId: string, at: string) {
+  const posts: string[] = await tx('posts').where({ author_id: userId }).pluck('id');
+  for (const postId of posts) await deletePost(tx, postId);
+  const liked: string[] = await tx('post_likes').where({ user_id: userId }).pluck('post_id');
+  for (const postId of liked) await unlike(tx, postId, userId);
+  const comments: { id: string; post_id: string }[] = await tx('post_comments')
+    .where({ author_id: userId, deleted: false })
+    .orderBy('created_at', 'desc')
+    .select('id', 'post_id');
+  for (const c of comments) await deleteComment(tx, c.post_id, c.id, at);
+  await tx('post_comments').where({ author_id: userId, live_replies: 0 }).delete();
+  await tx('post_comments').where({ author_id: userId }).update({ author_id: '' });
+  await tx('user_community_stats').where({ user_id: userId }).delete();
+}
+
 /**
  * The community read models, written together because each follows from the others' rows:
  * - `posts`: the feed, with like and live-comment counts; a deleted post is removed with its likes and comments;
@@ -58,8 +134,13 @@ const moveLiveReplies = (tx: Knex.Transaction, postId: string, fromCommentId: st
 export const communityPostsProjection = defineProjection({
   name: 'community-posts',
   tables: ['posts', 'post_likes', 'post_comments', 'user_community_stats', 'community_totals'],
-  handles: COMMUNITY_EVENT_TYPES,
+  handles: [...COMMUNITY_EVENT_TYPES, 'UserDeleted'],
   async apply(tx, recorded) {
+    if (recorded.type === 'UserDeleted') {
+      const d = recorded.data as Extract<UserEvent, { type: 'UserDeleted' }>['data'];
+      await forgetUser(tx, d.userId, d.deletedAt);
+      return;
+    }
     const event = { type: recorded.type, data: recorded.data } as CommunityEvent;
     // Every community event names its post (a like's stream is the user's own, not the post's).
     const postId = event.data.postId;
@@ -88,20 +169,7 @@ export const communityPostsProjection = defineProjection({
           .update({ caption: event.data.caption, updated_at: event.data.editedAt });
         return;
       case 'PostDeleted':
-        // Every data-modifying part sees the rows as they were: the counts taken away are those of the rows removed.
-        await prepared(
-          tx,
-          'community-posts/post-deleted',
-          `WITH p AS (DELETE FROM posts WHERE id = ?::uuid RETURNING author_id),
-           l AS (DELETE FROM post_likes WHERE post_id = ?::uuid RETURNING user_id),
-           c AS (DELETE FROM post_comments WHERE post_id = ?::uuid RETURNING author_id, deleted),
-           ${addTotal(-1)}
-           ${addStats(`
-             SELECT author_id, -1, 0, 0, -(SELECT count(*) FROM l)::int FROM p
-             UNION ALL SELECT user_id, 0, 0, -1, 0 FROM l
-             UNION ALL SELECT author_id, 0, -1, 0, 0 FROM c WHERE NOT deleted`)}`,
-          [postId, postId, postId],
-        );
+        await deletePost(tx, postId);
         return;
       case 'CommentAdded': {
         const d = event.data;
@@ -148,24 +216,7 @@ export const communityPostsProjection = defineProjection({
       }
       case 'CommentDeleted': {
         if (!uuids(event.data.commentId)) return;
-        const deleted = await prepared<{ rows: { author_id: string; parent_comment_id: string | null }[] }>(
-          tx,
-          'community-posts/comment-deleted',
-          `UPDATE post_comments SET deleted = true, content = '', deleted_at = ?
-           WHERE id = ?::uuid AND post_id = ?::uuid AND NOT deleted
-           RETURNING author_id, parent_comment_id`,
-          [event.data.deletedAt, event.data.commentId, postId],
-        );
-        const row = deleted.rows[0];
-        if (!row) return;
-        await prepared(
-          tx,
-          'community-posts/comment-deleted-count',
-          `WITH p AS (UPDATE posts SET comment_count = comment_count - 1 WHERE id = ?::uuid RETURNING id)
-           ${addStats('SELECT ?::text, 0, -1, 0, 0 FROM p')}`,
-          [postId, row.author_id],
-        );
-        if (row.parent_comment_id) await moveLiveReplies(tx, postId, row.parent_comment_id, -1);
+        await deleteComment(tx, postId, event.data.commentId, event.data.deletedAt);
         return;
       }
       case 'PostLiked':
@@ -188,20 +239,7 @@ export const communityPostsProjection = defineProjection({
         );
         return;
       case 'PostUnliked':
-        await prepared(
-          tx,
-          'community-posts/post-unliked',
-          `WITH l AS (
-             DELETE FROM post_likes WHERE post_id = ?::uuid AND user_id = ?
-             RETURNING user_id
-           ),
-           p AS (
-             UPDATE posts SET like_count = like_count - 1 WHERE id = ?::uuid AND EXISTS (SELECT 1 FROM l)
-             RETURNING author_id
-           )
-           ${addStats(`SELECT user_id, 0, 0, -1, 0 FROM l UNION ALL SELECT author_id, 0, 0, 0, -1 FROM p`)}`,
-          [postId, event.data.userId, postId],
-        );
+        await unlike(tx, postId, event.data.userId);
         return;
       default: {
         const _exhaustive: never = event;

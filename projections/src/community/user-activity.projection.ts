@@ -48,6 +48,11 @@ export const userActivityProjection = defineProjection({
   tables: ['user_activity'],
   handles: FOLLOWED,
   async apply(tx, recorded) {
+    // A deleted user's row goes; the administrator who deleted them was active.
+    if (recorded.type === 'UserDeleted')
+      await tx('user_activity')
+        .where({ user_id: (recorded.data as { userId: string }).userId })
+        .delete();
     const actorId = recorded.metadata.actorId;
     if (typeof actorId !== 'string' || actorId === '' || actorId === 'system') return;
     await prepared(

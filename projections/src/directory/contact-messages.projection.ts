@@ -8,8 +8,14 @@ const str = (value: unknown): string => (typeof value === 'string' ? value : '')
 export const contactMessagesProjection = defineProjection({
   name: 'contact-messages',
   tables: ['contact_messages'],
-  handles: CONTACT_EVENT_TYPES,
+  handles: [...CONTACT_EVENT_TYPES, 'UserDeleted'],
   async apply(tx, recorded) {
+    // A signed-in sender's messages go with their account; a visitor's (no user id) stay as written.
+    if (recorded.type === 'UserDeleted') {
+      const userId = str((recorded.data as { userId?: unknown } | null)?.userId);
+      if (userId) await tx('contact_messages').where({ user_id: userId }).delete();
+      return;
+    }
     const event = { type: recorded.type, data: recorded.data ?? {} } as ContactEvent;
     if (event.type !== 'ContactMessageReceived') return;
     const d: Partial<ContactEvent['data']> = event.data;

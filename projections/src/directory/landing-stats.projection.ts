@@ -12,6 +12,7 @@ const HANDLES = [
   'AdoptionAdPublished',
   'AdoptionAdDeleted',
   'PetAdopted',
+  'UserDeleted',
 ] as const satisfies readonly Handled['type'][];
 
 type Totals = {
@@ -102,6 +103,20 @@ export const landingStatsProjection = defineProjection({
         );
         return;
 
+      case 'UserDeleted': {
+        // A deleted member no longer counts. Ads published and pets adopted are history without a person in them:
+        // they keep the deleted user's ads (see docs/decisions.md, Admin dashboard).
+        const id = event.data.userId;
+        const prev = await tx('landing_stats_users').where({ id }).first<UserRow | undefined>();
+        if (!prev) return;
+        await tx('landing_stats_users').where({ id }).delete();
+        const before = contribution(prev);
+        await bump(tx, {
+          community_members: -before.community_members,
+          registered_vets: -before.registered_vets,
+        });
+        return;
+      }
       case 'AdoptionAdPublished': {
         const inserted = await tx('landing_stats_ads')
           .insert({ id: adIdOfStream(recorded.streamId), counted: true, adopted: false })

@@ -57,6 +57,8 @@ const HANDLES = [
   'UserRegistered',
   'RegistrationRenewed',
   'EmailVerified',
+  'UserDeleted',
+  'AdoptionRequestDeleted',
   ...NOTIFICATION_EVENT_TYPES,
 ] as const satisfies readonly Handled['type'][];
 
@@ -80,8 +82,26 @@ async function notify(
   list: NewNotification[],
 ): Promise<void> {
   const seen = new Set<string>();
+  // Nobody is told anything once their account is deleted (a reply to their comment, say).
+  const gone = new Set<string>(
+    list.length === 0
+      ? []
+      : await tx('notification_users')
+          .whereIn(
+            'id',
+            list.map((n) => n.recipientId),
+          )
+          .andWhere({ deleted: true })
+          .pluck('id'),
+  );
   const rows = list
-    .filter((n) => n.recipientId !== n.actorId && !seen.has(n.recipientId) && seen.add(n.recipientId))
+    .filter(
+      (n) =>
+        n.recipientId !== n.actorId &&
+        !gone.has(n.recipientId) &&
+        !seen.has(n.recipientId) &&
+        seen.add(n.recipientId),
+    )
     .map((n) => {
       const data: NotificationDto['data'] = {};
       if (n.postId) data.postId = n.postId;
@@ -191,6 +211,32 @@ export const notificationsProjection = defineProjection({
           .where({ id: userIdOfStream(recorded.streamId) })
           .update({ verified: true });
         return;
+
+      case 'UserDeleted': {
+        const userId = text(event.data.userId);
+        if (!userId) return;
+        // Their own notifications and every one they caused go; the lookups forget their posts, ads and requests.
+        // The user's row stays as a tombstone (name blanked) so nothing later notifies them.
+        changed(
+          notices,
+          await tx('notifications')
+            .where({ actor_id: userId })
+            .orWhere({ user_id: userId })
+            .delete()
+            .returning('user_id'),
+        );
+        await tx('notification_posts').where({ author_id: userId }).delete();
+        await tx('notification_adoption_requests')
+          .where({ requester_id: userId })
+          .orWhereIn('ad_id', tx('notification_ads').where({ owner_id: userId }).select('id'))
+          .delete();
+        await tx('notification_ads').where({ owner_id: userId }).delete();
+        await tx('notification_users')
+          .insert({ id: userId, username: '', is_veterinarian: false, verified: false, deleted: true })
+          .onConflict('id')
+          .merge();
+        return;
+      }
 
       // ── community ──
       case 'PostPublished': {
@@ -373,6 +419,17 @@ export const notificationsProjection = defineProjection({
               requestId,
             },
           ],
+        );
+        return;
+      }
+
+      case 'AdoptionRequestDeleted': {
+        const requestId = text(event.data.requestId);
+        if (!requestId) return;
+        await tx('notification_adoption_requests').where({ id: requestId }).delete();
+        changed(
+          notices,
+          await tx('notifications').where({ request_id: requestId }).delete().returning('user_id'),
         );
         return;
       }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storedStreamId } from '@pawhaven/platform';
 import {
   startTestApp,
   TEST_PASSWORD,
@@ -47,7 +48,7 @@ async function registerPending() {
   expect(res.status).toBe(201);
   const { rows } = await t.db.pool.query<{ id: string }>(
     `SELECT data->>'userId' AS id FROM events WHERE stream_id = $1`,
-    [`user-email-${email}`],
+    [storedStreamId(`user-email-${email}`)],
   );
   return {
     username,

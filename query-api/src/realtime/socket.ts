@@ -2,7 +2,13 @@ import type { Server as HttpServer } from 'node:http';
 import { createAdapter } from '@socket.io/postgres-adapter';
 import type { Pool } from 'pg';
 import { Server, type Socket } from 'socket.io';
-import { CHAT_MESSAGES as M, type MessageDto } from '@pawhaven/contracts';
+import {
+  ADMIN_SOCKET_EVENTS,
+  ADMIN_SOCKET_ROOM,
+  CHAT_MESSAGES as M,
+  REBUILD_PROGRESS_NOTICE,
+  type MessageDto,
+} from '@pawhaven/contracts';
 import {
   assertSafeInput,
   HttpError,
@@ -12,6 +18,7 @@ import {
   type SessionCheck,
   type TokenService,
 } from '@pawhaven/platform';
+import { rebuildBoardFor } from '../admin/rebuild-board';
 import { membersOf, messageById } from '../chat/queries';
 import { notificationById } from '../notifications/queries';
 import type { Presence } from './presence';
@@ -69,6 +76,7 @@ export async function attachRealtime(server: HttpServer, deps: RealtimeDeps) {
     const open = await deps.sessionIsOpen(claims).catch(() => false);
     if (!open) return next(new Error('Your session has ended. Please sign in again.'));
     socket.data.userId = claims.userId;
+    socket.data.isAdmin = claims.isAdmin;
     next();
   });
 
@@ -101,6 +109,8 @@ export async function attachRealtime(server: HttpServer, deps: RealtimeDeps) {
     const userId = socket.data.userId as string;
     deps.presence.connected(userId);
     void socket.join(userRoom(userId));
+    // Admins' sockets also hear the Projections screen's rebuild progress; nobody else's do.
+    if (socket.data.isAdmin === true) void socket.join(ADMIN_SOCKET_ROOM);
     void announcePresence(userId, true).catch(() => {});
 
     // The spec's client announces its user id; the server already knows it and refuses anyone else's.
@@ -183,6 +193,12 @@ export async function attachRealtime(server: HttpServer, deps: RealtimeDeps) {
       case 'notifications-changed':
         io.local.to(userRoom(String(notice.userId))).emit('notificationsChanged', {});
         return;
+      case REBUILD_PROGRESS_NOTICE: {
+        const board = rebuildBoardFor(deps.connectionString);
+        board.record(notice);
+        if (board.last) io.local.to(ADMIN_SOCKET_ROOM).emit(ADMIN_SOCKET_EVENTS.rebuildProgress, board.last);
+        return;
+      }
       default:
         return;
     }

@@ -23,6 +23,7 @@ import {
   verifyRegistrationBody,
   verifyResetCodeBody,
 } from '@pawhaven/contracts';
+import { adminOperations } from '../admin/openapi';
 import { chatOperations } from '../chat/openapi';
 import { notificationOperations } from '../notifications/openapi';
 import { publicPagesOperations } from '../directory/openapi';
@@ -191,6 +192,7 @@ export const operations: Record<string, Operation> = {
   ...chatOperations,
   ...notificationOperations,
   ...publicPagesOperations,
+  ...adminOperations,
 
   // ── System ──
   'GET /api/health': { summary: 'Health of each part' },

@@ -1,17 +1,20 @@
-import { useEffect, useId, type ReactNode } from 'react';
+import { startTransition, Suspense, useEffect, useId, useState, type ReactNode } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Container from '@mui/material/Container';
+import FormControl from '@mui/material/FormControl';
 import InputAdornment from '@mui/material/InputAdornment';
+import InputLabel from '@mui/material/InputLabel';
+import OutlinedInput from '@mui/material/OutlinedInput';
 import Skeleton from '@mui/material/Skeleton';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import SearchIcon from '@mui/icons-material/Search';
 import SearchOffIcon from '@mui/icons-material/SearchOff';
 import { DIRECTORY_SEARCH_MAX } from '@pawhaven/contracts';
+import { usePrerenderHandoff } from '../../shared/prerender';
 import { visuallyHidden } from './visuallyHidden';
 
 /** The card grid: one column on a phone, as many 280 px columns as fit above that. */
@@ -22,6 +25,8 @@ export const gridSx = {
 } as const;
 
 const SKELETON_CARDS = 6;
+/** Cards built with the first screen; the rest follow in a transition right after (see DirectoryLayout). */
+const FIRST_CARDS = 6;
 
 /** The first row of the grid (three cards on a laptop, one on a phone) is on screen: its pictures load at once. */
 export const imagePriority = (index: number) => (index === 0 ? 'high' : index < 3 ? 'eager' : 'lazy');
@@ -62,52 +67,72 @@ export function PageHeading({ title, intro }: { title: string; intro: string }) 
   );
 }
 
+/** What a directory page reads of its search (../useDirectorySearch). */
+export type DirectorySearch<T> = {
+  term: string;
+  setTerm: (term: string) => void;
+  items: readonly T[] | null;
+  failed: boolean;
+  busy: boolean;
+  retry: () => void;
+};
+
 /**
- * A directory page (spec 000 §2): heading, search box, then skeleton cards while loading, an error with Try again,
- * the no-match text (or an empty text without a search), or the grid. The number of results is announced to
- * screen readers as it changes.
+ * A directory page, shared by the NGO and clinics directories (spec 000 §2): heading, search box, then skeleton
+ * cards while loading, an error with Try again, the no-match text (or an empty text without a search), or the
+ * grid; and the details modal of the card last opened. The number of results is announced to screen readers as it
+ * changes.
  */
 export function DirectoryLayout<T>({
   title,
   intro,
   searchLabel,
   searchPlaceholder,
-  term,
-  onTermChange,
-  items,
-  failed,
-  busy,
-  onRetry,
+  search,
   failedText,
   noMatchText,
   emptyText,
   countText,
   listLabel,
+  getId,
   renderItem,
-  children,
+  renderDetails,
+  prefetchDetails,
 }: {
   title: string;
   intro: string;
   searchLabel: string;
   searchPlaceholder: string;
-  term: string;
-  onTermChange: (term: string) => void;
-  items: readonly T[] | null;
-  failed: boolean;
-  busy: boolean;
-  onRetry: () => void;
+  search: DirectorySearch<T>;
   failedText: string;
   noMatchText: string;
   emptyText: string;
   /** The number of results, announced to screen readers as it changes (0 included). */
   countText: (n: number) => string;
   listLabel: string;
-  /** `index` places the card: the first row's pictures load at once (see `imagePriority`). */
-  renderItem: (item: T, index: number) => ReactNode;
-  /** The details dialog. */
-  children?: ReactNode;
+  getId: (item: T) => string;
+  /** `index` places the card (the first row's pictures load at once, see `imagePriority`); `open` shows its details. */
+  renderItem: (item: T, index: number, open: () => void) => ReactNode;
+  /** The details modal of `item`; `open` is false while it closes. */
+  renderDetails: (item: T, open: boolean, onClose: () => void) => ReactNode;
+  /** Fetches the details modal's code ahead of the first press (pointer or focus on the grid). */
+  prefetchDetails?: () => Promise<unknown>;
 }) {
+  const { term, setTerm: onTermChange, items, failed, busy, retry: onRetry } = search;
+  const [openId, setOpenId] = useState<string | null>(null);
+  // The open entry stays shown while the dialog closes, even when the search leaves it out.
+  const [shown, setShown] = useState<T | null>(null);
+  const prefetch = prefetchDetails ? () => void prefetchDetails().catch(() => {}) : undefined;
+  // The first cards (the first screen, with the largest picture) are built and shown first; the others follow as
+  // an interruptible transition, so the phone is not blocked building cards nobody sees yet.
+  const [cardLimit, setCardLimit] = useState(FIRST_CARDS);
+  const loaded = items !== null;
+  useEffect(() => {
+    if (loaded) startTransition(() => setCardLimit(Infinity));
+  }, [loaded]);
   const searchId = useId();
+  // The heading, the search box and the loading cards are prerendered in index.html: this replaces them.
+  usePrerenderHandoff();
   const searching = term.trim() !== '';
   // For screen readers; the visible texts (no-match, error) are not repeated here.
   const status = failed || items === null ? '' : countText(items.length);
@@ -117,27 +142,30 @@ export function DirectoryLayout<T>({
       <PageHeading title={title} intro={intro} />
       <Container maxWidth="lg" sx={{ py: { xs: 3, md: 5 }, px: { xs: 1.5, sm: 3 } }}>
         <Box role="search" sx={{ maxWidth: 560, mx: 'auto', mb: { xs: 3, md: 4 } }}>
-          <TextField
-            id={searchId}
-            label={searchLabel}
-            placeholder={searchPlaceholder}
-            value={term}
-            onChange={(e) => onTermChange(e.target.value)}
+          {/* FormControl, label and input: what TextField renders, without the select machinery it imports. */}
+          <FormControl
+            fullWidth
             margin="none"
-            type="search"
-            autoComplete="off"
-            slotProps={{
-              htmlInput: { maxLength: DIRECTORY_SEARCH_MAX, enterKeyHint: 'search' },
-              input: {
-                startAdornment: (
-                  <InputAdornment position="start">
-                    <SearchIcon aria-hidden />
-                  </InputAdornment>
-                ),
-              },
-            }}
+            variant="outlined"
             sx={{ bgcolor: 'background.paper', borderRadius: 1 }}
-          />
+          >
+            <InputLabel htmlFor={searchId}>{searchLabel}</InputLabel>
+            <OutlinedInput
+              id={searchId}
+              label={searchLabel}
+              placeholder={searchPlaceholder}
+              value={term}
+              onChange={(e) => onTermChange(e.target.value)}
+              type="search"
+              autoComplete="off"
+              inputProps={{ maxLength: DIRECTORY_SEARCH_MAX, enterKeyHint: 'search' }}
+              startAdornment={
+                <InputAdornment position="start">
+                  <SearchIcon aria-hidden />
+                </InputAdornment>
+              }
+            />
+          </FormControl>
         </Box>
 
         <Box role="status" aria-live="polite" sx={visuallyHidden}>
@@ -183,10 +211,21 @@ export function DirectoryLayout<T>({
               )}
             </Box>
           ) : (
-            <Box sx={gridSx}>{items.map((item, i) => renderItem(item, i))}</Box>
+            <Box sx={gridSx} onPointerOver={prefetch} onFocus={prefetch}>
+              {items.slice(0, cardLimit).map((item, i) =>
+                renderItem(item, i, () => {
+                  setShown(item);
+                  setOpenId(getId(item));
+                }),
+              )}
+            </Box>
           )}
         </Box>
-        {children}
+        {shown && (
+          <Suspense fallback={null}>
+            {renderDetails(shown, openId === getId(shown), () => setOpenId(null))}
+          </Suspense>
+        )}
       </Container>
     </Box>
   );

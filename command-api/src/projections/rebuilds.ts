@@ -1,0 +1,143 @@
+import { randomUUID } from 'node:crypto';
+import {
+  ADMIN_MESSAGES as M,
+  REBUILD_PROGRESS_NOTICE,
+  type AdminRebuildState,
+  type RebuildProgressNotice,
+} from '@pawhaven/contracts';
+import {
+  conflict,
+  logger,
+  publishNotices,
+  rebuildIsRunning,
+  RebuildAlreadyRunning,
+  rebuildProjections,
+  type Database,
+  type EventStore,
+  type Projection,
+} from '@pawhaven/platform';
+
+/** Progress notices at most this often (plus the first and the last): a socket push per batch would flood admins. */
+const NOTICE_EVERY_MS = 250;
+
+/**
+ * Runs rebuilds asked for from the dashboard inside this process, one at a time across every process (the platform's
+ * advisory lock, shared with the CLI), and tells admins how it goes through change notices (`rebuild-progress`,
+ * pushed by query-api's socket gateway to the `admins` room; query-api also keeps the last one for a reloaded page).
+ */
+export class RebuildRunner {
+  private state: AdminRebuildState | null = null;
+  private running: Promise<void> | null = null;
+
+  constructor(
+    private readonly db: Database,
+    private readonly store: EventStore,
+  ) {}
+
+  current(): AdminRebuildState | null {
+    return this.state;
+  }
+
+  /** Starts a rebuild and answers once it holds the lock; throws 409 when another one runs anywhere. */
+  async start(
+    target: string,
+    projections: readonly Projection[],
+    startedBy: string,
+  ): Promise<AdminRebuildState> {
+    // A rebuild of this process or any other (the CLI, another command-api): refused before anything starts.
+    if (this.running || (await rebuildIsRunning(this.db.knex))) throw conflict(M.rebuildRunning);
+    const state: AdminRebuildState = {
+      rebuildId: randomUUID(),
+      target,
+      state: 'running',
+      current: projections[0]!.name,
+      index: 1,
+      count: projections.length,
+      processed: 0,
+      total: 0,
+      percent: 0,
+      eventsPerSecond: 0,
+      etaSeconds: null,
+      startedAt: new Date().toISOString(),
+      finishedAt: null,
+      error: null,
+      startedBy,
+    };
+    let locked!: () => void;
+    let refused!: (e: unknown) => void;
+    const holdsLock = new Promise<void>((resolve, reject) => {
+      locked = resolve;
+      refused = reject;
+    });
+    let lastSent = 0;
+    const publish = (force = false) => {
+      const now = Date.now();
+      if (!force && now - lastSent < NOTICE_EVERY_MS) return;
+      lastSent = now;
+      const notice: RebuildProgressNotice = { kind: REBUILD_PROGRESS_NOTICE, ...state };
+      void publishNotices(this.db.knex, [notice]).catch((error: unknown) =>
+        logger.warn({ err: error }, 'rebuild progress notice failed'),
+      );
+    };
+
+    const run = rebuildProjections(
+      this.db.knex,
+      this.store,
+      projections,
+      (p) => {
+        Object.assign(state, {
+          current: p.current,
+          index: p.index,
+          count: p.count,
+          processed: p.processed,
+          total: p.total,
+          percent: p.total > 0 ? Math.min(99, Math.floor((p.processed / p.total) * 100)) : 0,
+          eventsPerSecond: p.eventsPerSecond,
+          etaSeconds: p.etaSeconds,
+        });
+        publish();
+      },
+      {
+        onLocked: () => {
+          this.state = state;
+          publish(true);
+          locked();
+        },
+      },
+    )
+      .then((results) => {
+        const processed = results.reduce((n, r) => n + r.processed, 0);
+        Object.assign(state, {
+          state: 'finished',
+          processed,
+          total: processed,
+          percent: 100,
+          etaSeconds: 0,
+          finishedAt: new Date().toISOString(),
+        });
+        logger.info({ rebuild: state }, 'rebuild finished');
+      })
+      .catch((error: unknown) => {
+        if (error instanceof RebuildAlreadyRunning) return refused(conflict(M.rebuildRunning));
+        Object.assign(state, {
+          state: 'failed',
+          error: error instanceof Error ? error.message : String(error),
+          finishedAt: new Date().toISOString(),
+        });
+        logger.error({ err: error, rebuild: state.rebuildId }, 'rebuild failed');
+        refused(error);
+      })
+      .finally(() => {
+        this.running = null;
+        if (this.state === state) publish(true);
+      });
+    this.running = run;
+    await holdsLock;
+    return { ...state };
+  }
+
+  /** Waits for the running rebuild, if any (tests, shutdown). */
+  async settled(): Promise<void> {
+    await this.running;
+  }
+}

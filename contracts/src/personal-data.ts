@@ -1,0 +1,187 @@
+// Personal data in events: which fields are personal and whose (crypto-shredding, docs/decisions.md).
+import type { AdoptionEventType } from './events/adoption-events';
+import type { ChatEventType, NotificationEventType } from './events/chat-events';
+import type { CommunityEventType } from './events/community-events';
+import type { ContactEventType, DirectoryEventType } from './events/directory-events';
+import type { ClaimEvent, UserEventType } from './events/user-events';
+
+/**
+ * Whose a personal field is: the owner's user id, read from the same event. The owner's key encrypts the field;
+ * deleting the owner destroys the key, and the field reads as its `shredded` value from then on.
+ * - `data`: a field of the event's data (e.g. `requesterId`);
+ * - `stream`: the rest of the stream id after this prefix (`user-{id}` events carry no user id in their data);
+ * - `actor`: the event's `metadata.actorId` (only where the rules make the actor the owner: owner-only edits).
+ */
+export type PersonalDataOwner = { data: string } | { stream: string } | { actor: true };
+
+export type PersonalField = {
+  /** Dot-separated path into the event's `data` (e.g. `details.description`). Absent or null: nothing to hide. */
+  path: string;
+  /**
+   * What the field reads as once its owner's key is destroyed. '' for required texts (the read models' columns are
+   * NOT NULL, and a decider sees an empty text), null where the event type allows null.
+   */
+  shredded: '' | null;
+};
+
+export type PersonalDataRule = { owner: PersonalDataOwner; fields: readonly PersonalField[] };
+
+/** An event type that carries nothing personal, with the reason (so the choice is a reviewed one). */
+export type NoPersonalData = { none: string };
+
+/** Every event type the product records (contracts' event unions, plus the command side's bookkeeping events). */
+export type KnownEventType =
+  | UserEventType
+  | ClaimEvent['type']
+  | AdoptionEventType
+  | ContactEventType
+  | CommunityEventType
+  | ChatEventType
+  | NotificationEventType
+  | DirectoryEventType
+  | 'UsernameClaimsMigrated'
+  | 'UserDeleted';
+
+const text = (path: string): PersonalField => ({ path, shredded: '' });
+
+const IDS_AND_TIMES = 'ids, flags and times only';
+
+/**
+ * The list, event type by event type. Typed over every known event type, so a new event does not compile until it
+ * is listed here (and `personal-data.unit.test.ts` checks the runtime lists and the event sources too).
+ *
+ * Not shredded, on purpose: usernames (the public handle; unique by claim streams whose ids are the name's keys —
+ * the person behind it is gone once e-mail, phone and texts are), password hashes (argon2id, not readable), image
+ * paths (an opaque random id: the picture itself is in the `images` table, removed when the user is deleted, and
+ * staged images are confirmed by finding their path in the log), pets' names, public directory content.
+ */
+export const PERSONAL_DATA: Readonly<Record<KnownEventType, PersonalDataRule | NoPersonalData>> = {
+  // accounts (stream `user-{id}`)
+  UserRegistered: {
+    owner: { data: 'userId' },
+    fields: [text('email'), { path: 'googleSubject', shredded: null }],
+  },
+  RegistrationRenewed: { none: 'username and password hash only (see above)' },
+  RegistrationTokenIssued: { none: 'a token hash' },
+  RegistrationCodeIssued: { none: 'a code hash' },
+  RegistrationCodeRejected: { none: IDS_AND_TIMES },
+  EmailVerified: { none: IDS_AND_TIMES },
+  GoogleAccountLinked: { owner: { stream: 'user-' }, fields: [text('googleSubject')] },
+  UnverifiedPasswordDiscarded: { none: 'no data' },
+  SessionStarted: { none: 'a session id and secret hash' },
+  SessionRevoked: { none: IDS_AND_TIMES },
+  PasswordChanged: { none: 'a password hash' },
+  PasswordResetCodeIssued: { none: 'a code hash' },
+  PasswordResetCodeRejected: { none: IDS_AND_TIMES },
+  PasswordResetCodeVerified: { none: IDS_AND_TIMES },
+  PasswordReset: { none: 'a password hash' },
+  ProfileUpdated: {
+    owner: { stream: 'user-' },
+    fields: [text('phone'), text('city'), text('about')],
+  },
+  ProfileImageChanged: { none: 'an image path (see above)' },
+  ProfileImageRemoved: { none: 'no data' },
+  UserDeleted: { none: 'the deleted user, the admin and the time' },
+  // claims: the e-mail is in the claim's stream id, pseudonymised (PERSONAL_STREAM_PREFIXES)
+  EmailClaimed: { none: 'the owner id (the address is in the stream id, pseudonymised)' },
+  UsernameHeld: { none: 'username (see above)' },
+  UsernameConfirmed: { none: 'username (see above)' },
+  UsernameReleased: { none: IDS_AND_TIMES },
+  UsernameClaimed: { none: IDS_AND_TIMES },
+  UsernameClaimsMigrated: { none: 'counts' },
+  // adoption (stream `adoption-{adId}`)
+  AdoptionAdPublished: {
+    owner: { data: 'ownerId' },
+    fields: [text('details.description'), text('details.location')],
+  },
+  // Only the ad's owner edits it (ARCHITECTURE §6), so the actor is the owner.
+  AdoptionAdUpdated: {
+    owner: { actor: true },
+    fields: [text('changes.description'), text('changes.location')],
+  },
+  AdoptionAdDeleted: { none: IDS_AND_TIMES },
+  AdoptionRequested: {
+    owner: { data: 'requesterId' },
+    fields: [text('name'), text('email'), text('phone'), text('message')],
+  },
+  AdoptionRequestAccepted: { none: IDS_AND_TIMES },
+  PetAdopted: { none: IDS_AND_TIMES },
+  AdoptionRequestRejected: { none: 'a reason chosen by the product' },
+  AdoptionRequestWithdrawn: { none: IDS_AND_TIMES },
+  AdoptionRequestClosed: { none: 'a reason chosen by the product' },
+  AdoptionRequestDeleted: { none: IDS_AND_TIMES },
+  // contact form: a visitor's message has no account to shred by (userId null) and stays as written
+  ContactMessageReceived: {
+    owner: { data: 'userId' },
+    fields: [text('name'), text('email'), text('message')],
+  },
+  // community (stream `post-{id}`)
+  PostPublished: { owner: { data: 'authorId' }, fields: [text('caption')] },
+  PostCaptionEdited: { owner: { data: 'authorId' }, fields: [text('caption')] },
+  PostDeleted: { none: IDS_AND_TIMES },
+  CommentAdded: { owner: { data: 'authorId' }, fields: [text('content')] },
+  CommentDeleted: { none: IDS_AND_TIMES },
+  PostLiked: { none: IDS_AND_TIMES },
+  PostUnliked: { none: IDS_AND_TIMES },
+  // chat (stream `conversation-{id}`)
+  ConversationStarted: { none: IDS_AND_TIMES },
+  ConversationAboutAd: { none: IDS_AND_TIMES },
+  MessageSent: { owner: { data: 'senderId' }, fields: [text('text')] },
+  MessagesDelivered: { none: IDS_AND_TIMES },
+  MessagesRead: { none: IDS_AND_TIMES },
+  // notifications
+  NotificationRead: { none: IDS_AND_TIMES },
+  AllNotificationsRead: { none: IDS_AND_TIMES },
+  NotificationDeleted: { none: IDS_AND_TIMES },
+  AllNotificationsDeleted: { none: IDS_AND_TIMES },
+  // public directory content (organisations and the team, published as seed data)
+  NgoListed: { none: 'public directory content' },
+  ClinicListed: { none: 'public directory content' },
+  FaqPublished: { none: 'public content' },
+  TeamMemberAdded: { none: 'public directory content' },
+};
+
+/**
+ * Streams whose id itself holds personal data: the part after the prefix is replaced by a one-way digest
+ * (`user-email-{address}` → `user-email-sha256:{hex}`), the same for the same address, so claims still work.
+ */
+export const PERSONAL_STREAM_PREFIXES = ['user-email-'] as const;
+export const PSEUDONYM_MARK = 'sha256:';
+
+/** The rule of an event type, or undefined when it carries nothing personal (or is unknown). */
+export function personalDataRule(type: string): PersonalDataRule | undefined {
+  const entry = (PERSONAL_DATA as Record<string, PersonalDataRule | NoPersonalData | undefined>)[type];
+  return entry && 'fields' in entry ? entry : undefined;
+}
+
+/** The owner's user id of a personal field, or null when the event names none (a visitor, a system actor). */
+export function personalDataOwner(
+  rule: PersonalDataRule,
+  event: { streamId: string; data: unknown; metadata?: { actorId?: string } },
+): string | null {
+  const { owner } = rule;
+  let id: unknown;
+  if ('data' in owner) id = readPath(event.data, owner.data);
+  else if ('stream' in owner)
+    id = event.streamId.startsWith(owner.stream) ? event.streamId.slice(owner.stream.length) : null;
+  else id = event.metadata?.actorId;
+  return typeof id === 'string' && id !== '' && id !== 'system' ? id : null;
+}
+
+/** The value at a dot-separated path of `data`, or undefined. */
+export function readPath(data: unknown, path: string): unknown {
+  let at: unknown = data;
+  for (const key of path.split('.')) {
+    if (at === null || typeof at !== 'object') return undefined;
+    at = (at as Record<string, unknown>)[key];
+  }
+  return at;
+}
+
+/** A copy of `data` with the value at `path` replaced (the path must exist: callers read it first). */
+export function writePath<T>(data: T, path: string, value: unknown): T {
+  const [key, ...rest] = path.split('.');
+  const copy = { ...(data as Record<string, unknown>) };
+  copy[key!] = rest.length === 0 ? value : writePath(copy[key!], rest.join('.'), value);
+  return copy as T;
+}

@@ -1,0 +1,88 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  ADOPTION_EVENT_TYPES,
+  CHAT_EVENT_TYPES,
+  COMMUNITY_EVENT_TYPES,
+  CONTACT_EVENT_TYPES,
+  DIRECTORY_EVENT_TYPES,
+  NOTIFICATION_EVENT_TYPES,
+  USER_EVENT_TYPES,
+} from './index';
+import { PERSONAL_DATA, personalDataOwner, personalDataRule, readPath, writePath } from './personal-data';
+
+const listed = new Set(Object.keys(PERSONAL_DATA));
+
+describe('personal data in events', () => {
+  it('lists every event type of every context, as personal or explicitly not', () => {
+    const all = [
+      ...USER_EVENT_TYPES,
+      ...ADOPTION_EVENT_TYPES,
+      ...COMMUNITY_EVENT_TYPES,
+      ...CHAT_EVENT_TYPES,
+      ...NOTIFICATION_EVENT_TYPES,
+      ...DIRECTORY_EVENT_TYPES,
+      ...CONTACT_EVENT_TYPES,
+    ];
+    expect(all.filter((t) => !listed.has(t))).toEqual([]);
+  });
+
+  it('lists every event type named in the event sources (so one missing from a runtime list cannot leak)', () => {
+    const dir = path.join(import.meta.dirname, 'events');
+    const named = new Set<string>();
+    for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts'))) {
+      const source = readFileSync(path.join(dir, file), 'utf8');
+      for (const m of source.matchAll(/type: '([A-Z][A-Za-z]+)'/g)) named.add(m[1]!);
+    }
+    expect(named.size).toBeGreaterThan(40);
+    expect([...named].filter((t) => !listed.has(t))).toEqual([]);
+  });
+
+  it('gives every personal rule an owner and at least one field, and every other type a reason', () => {
+    for (const [type, entry] of Object.entries(PERSONAL_DATA)) {
+      if ('none' in entry) expect(entry.none, type).not.toBe('');
+      else {
+        expect(entry.fields.length, type).toBeGreaterThan(0);
+        expect(Object.keys(entry.owner), type).toHaveLength(1);
+      }
+    }
+  });
+
+  it('covers the issue’s fields: e-mail, phone, names typed in requests, message and comment texts, about, city', () => {
+    const fieldsOf = (type: string) => personalDataRule(type)?.fields.map((f) => f.path) ?? [];
+    expect(fieldsOf('UserRegistered')).toContain('email');
+    expect(fieldsOf('ProfileUpdated')).toEqual(['phone', 'city', 'about']);
+    expect(fieldsOf('AdoptionRequested')).toEqual(['name', 'email', 'phone', 'message']);
+    expect(fieldsOf('MessageSent')).toEqual(['text']);
+    expect(fieldsOf('CommentAdded')).toEqual(['content']);
+    expect(fieldsOf('PostPublished')).toEqual(['caption']);
+    expect(personalDataRule('SessionStarted')).toBeUndefined();
+    expect(personalDataRule('SomethingNew')).toBeUndefined();
+  });
+
+  it('finds the owner in the data, the stream id or the actor', () => {
+    const request = personalDataRule('AdoptionRequested')!;
+    expect(personalDataOwner(request, { streamId: 'adoption-a', data: { requesterId: 'u-1' } })).toBe('u-1');
+    const profile = personalDataRule('ProfileUpdated')!;
+    expect(personalDataOwner(profile, { streamId: 'user-u-2', data: { phone: '1' } })).toBe('u-2');
+    const update = personalDataRule('AdoptionAdUpdated')!;
+    expect(
+      personalDataOwner(update, { streamId: 'adoption-a', data: {}, metadata: { actorId: 'u-3' } }),
+    ).toBe('u-3');
+    expect(
+      personalDataOwner(update, { streamId: 'adoption-a', data: {}, metadata: { actorId: 'system' } }),
+    ).toBeNull();
+    const contact = personalDataRule('ContactMessageReceived')!;
+    expect(personalDataOwner(contact, { streamId: 'contact-message-m', data: { userId: null } })).toBeNull();
+  });
+
+  it('reads and writes nested paths without changing the original', () => {
+    const data = { details: { description: 'Calm', name: 'Moti' }, ownerId: 'u' };
+    expect(readPath(data, 'details.description')).toBe('Calm');
+    expect(readPath(data, 'details.missing.deeper')).toBeUndefined();
+    const changed = writePath(data, 'details.description', 'x');
+    expect(changed).toEqual({ details: { description: 'x', name: 'Moti' }, ownerId: 'u' });
+    expect(data.details.description).toBe('Calm');
+  });
+});

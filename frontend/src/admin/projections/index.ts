@@ -1,0 +1,1 @@
+export { ProjectionsPage } from './ProjectionsPage';

@@ -1,0 +1,23 @@
+import { useLayoutEffect } from 'react';
+
+/**
+ * The prerendered first screen (index.html, #prerender): public/prerender.js shows it before the JavaScript has
+ * arrived, for the pages it knows ('home', 'ngo', 'clinics'); React renders into the hidden #root meanwhile.
+ */
+export const prerenderedPage = (): string | null =>
+  typeof document === 'undefined' ? null : document.documentElement.getAttribute('data-prerender');
+
+/** Drops the prerendered screen and shows #root, in the same frame (idempotent). */
+export function releasePrerender() {
+  if (typeof document === 'undefined') return;
+  document.documentElement.removeAttribute('data-prerender');
+  document.getElementById('prerender')?.remove();
+}
+
+/**
+ * Called by a page the prerender copies, once its first screen is rendered: a layout effect, so the copy goes
+ * and the page shows before the next paint (no flash, nothing moves).
+ */
+export function usePrerenderHandoff() {
+  useLayoutEffect(releasePrerender, []);
+}

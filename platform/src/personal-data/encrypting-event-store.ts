@@ -1,0 +1,188 @@
+import { createHash } from 'node:crypto';
+import {
+  PERSONAL_STREAM_PREFIXES,
+  PSEUDONYM_MARK,
+  personalDataOwner,
+  personalDataRule,
+  readPath,
+  writePath,
+  type PersonalDataRule,
+} from '@pawhaven/contracts';
+import type {
+  AppendResult,
+  BatchHandler,
+  EventStore,
+  ExpectedRevision,
+  LogPosition,
+  NewEvent,
+  ReadAllOptions,
+  ReadStreamOptions,
+  RecordedEvent,
+} from '../event-store/event-store';
+import { logger } from '../logger';
+import { isEnvelope, openEnvelope, parseEnvelope, sealValue } from './envelope';
+import type { KeyState, PersonalDataKeys } from './key-store';
+
+/**
+ * The id a stream is stored under: a stream whose id holds personal data (`user-email-{address}`) is kept under a
+ * one-way digest of it. Deterministic, so a claim still finds its stream; already pseudonymous ids pass unchanged.
+ */
+export function storedStreamId(streamId: string): string {
+  for (const prefix of PERSONAL_STREAM_PREFIXES) {
+    if (!streamId.startsWith(prefix)) continue;
+    const rest = streamId.slice(prefix.length);
+    if (rest.startsWith(PSEUDONYM_MARK)) return streamId;
+    return `${prefix}${PSEUDONYM_MARK}${createHash('sha256').update(rest, 'utf8').digest('hex')}`;
+  }
+  return streamId;
+}
+
+type Sealable = { type: string; data: unknown; metadata?: { actorId?: string } };
+
+/**
+ * The event with its personal fields sealed under their owner's key (made on first need). A field already sealed
+ * stays as it is; a field whose owner's key was destroyed is written as its placeholder, never in clear.
+ * Answers the same object when nothing changes.
+ */
+export async function sealPersonalFields<E extends Sealable>(
+  keys: PersonalDataKeys,
+  streamId: string,
+  event: E,
+): Promise<E> {
+  const rule = personalDataRule(event.type);
+  if (!rule) return event;
+  const owner = personalDataOwner(rule, { streamId, data: event.data, metadata: event.metadata });
+  if (!owner) return event; // nobody to shred by (a visitor's contact message): kept as written
+  const open = rule.fields.filter((f) => {
+    const value = readPath(event.data, f.path);
+    return value !== undefined && value !== null && !isEnvelope(value);
+  });
+  if (open.length === 0) return event;
+  const key = await keys.keyForWrite(owner);
+  let data = event.data;
+  for (const f of open)
+    data = writePath(data, f.path, key ? sealValue(key.key, key.keyId, readPath(data, f.path)) : f.shredded);
+  return { ...event, data };
+}
+
+/**
+ * Crypto-shredding around ANY event store (ARCHITECTURE §3, docs/decisions.md): appends seal the personal fields
+ * of each event (contracts' PERSONAL_DATA) with the owner's key; every read opens them again. Once the owner's key
+ * is destroyed (`forgetPerson`), a field reads as its placeholder ('' for texts, null where null is allowed), in
+ * every process and every replay. Legacy plaintext fields (recorded before encryption, until the start-time
+ * migration sealed them) read as written, or as the placeholder once their owner is forgotten.
+ *
+ * Only data (and the ids of streams named by personal data) is transformed: revisions, event ids, idempotency and
+ * optimistic concurrency are the inner store's, unchanged.
+ */
+export class EncryptingEventStore implements EventStore {
+  constructor(
+    private readonly inner: EventStore,
+    readonly keys: PersonalDataKeys,
+  ) {}
+
+  async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    const sealed = await Promise.all(events.map((e) => sealPersonalFields(this.keys, streamId, e)));
+    return this.inner.append(storedStreamId(streamId), sealed, expected);
+  }
+
+  async *readStream(streamId: string, opts?: ReadStreamOptions): AsyncIterable<RecordedEvent> {
+    for await (const batch of chunks(this.inner.readStream(storedStreamId(streamId), opts), 500))
+      for (const e of await this.openBatch(batch)) yield { ...e, streamId };
+  }
+
+  async *readAll(from: LogPosition, opts?: ReadAllOptions): AsyncIterable<RecordedEvent> {
+    for await (const batch of chunks(this.inner.readAll(from, opts), opts?.batchSize ?? 1000))
+      yield* await this.openBatch(batch);
+  }
+
+  subscribeAll(
+    from: LogPosition,
+    handler: BatchHandler,
+    signal: AbortSignal,
+    opts?: { batchSize?: number },
+  ): Promise<void> {
+    return this.inner.subscribeAll(from, async (batch) => handler(await this.openBatch(batch)), signal, opts);
+  }
+
+  headPosition(): Promise<LogPosition> {
+    return this.inner.headPosition();
+  }
+
+  /** Destroys the person's key: none of their sealed fields can be read again, here or in any other process. */
+  forgetPerson(userId: string): Promise<void> {
+    return this.keys.forget(userId);
+  }
+
+  async close(): Promise<void> {
+    await this.keys.close();
+    await this.inner.close();
+  }
+
+  /** Opens a batch's personal fields with one key lookup for the whole batch (most come from the cache). */
+  async openBatch(batch: RecordedEvent[]): Promise<RecordedEvent[]> {
+    const keyIds: string[] = [];
+    const owners: string[] = [];
+    const work: { index: number; rule: PersonalDataRule; owner: string | null }[] = [];
+    batch.forEach((e, index) => {
+      const rule = personalDataRule(e.type);
+      if (!rule) return;
+      const owner = personalDataOwner(rule, e);
+      let any = false;
+      for (const f of rule.fields) {
+        const value = readPath(e.data, f.path);
+        const envelope = parseEnvelope(value);
+        if (envelope) keyIds.push(envelope.keyId);
+        else if (value === undefined || value === null || !owner) continue;
+        else owners.push(owner); // legacy plaintext: shown unless its owner was forgotten
+        any = true;
+      }
+      if (any) work.push({ index, rule, owner });
+    });
+    if (work.length === 0) return batch;
+    const { byKey, byUser } = await this.keys.lookup(keyIds, owners);
+    const out = batch.slice();
+    for (const { index, rule, owner } of work) {
+      const e = batch[index]!;
+      let data = e.data;
+      for (const f of rule.fields) {
+        const value = readPath(data, f.path);
+        const envelope = parseEnvelope(value);
+        if (envelope)
+          data = writePath(data, f.path, open(byKey.get(envelope.keyId), envelope, f.shredded, e));
+        else if (value !== undefined && value !== null && owner && byUser.get(owner)?.destroyed)
+          data = writePath(data, f.path, f.shredded);
+      }
+      out[index] = { ...e, data };
+    }
+    return out;
+  }
+}
+
+function open(
+  state: KeyState | undefined,
+  envelope: NonNullable<ReturnType<typeof parseEnvelope>>,
+  shredded: '' | null,
+  e: RecordedEvent,
+): unknown {
+  if (!state?.key) return shredded;
+  try {
+    return openEnvelope(state.key, envelope);
+  } catch (error) {
+    // A tampered or mis-keyed field must not stop every reader of the log: it reads as gone.
+    logger.error({ err: error, position: e.position.toString(), type: e.type }, 'personal field unreadable');
+    return shredded;
+  }
+}
+
+async function* chunks<T>(source: AsyncIterable<T>, size: number): AsyncIterable<T[]> {
+  let batch: T[] = [];
+  for await (const item of source) {
+    batch.push(item);
+    if (batch.length >= size) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
+}

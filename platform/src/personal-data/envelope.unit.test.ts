@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { isEnvelope, newDataKey, openEnvelope, parseEnvelope, sealValue } from './envelope';
+
+const KEY_ID = '6f1c1c8e-3f5e-4a65-9d0c-1f2e3d4c5b6a';
+
+describe('personal-data envelope', () => {
+  it('seals any JSON value and opens it again with the same key', () => {
+    const key = newDataKey();
+    for (const value of ['aisha@gmail.com', '+92 300 1234567', 'ümlaut ✓ 🐶', '', 42, ['a'], { a: 1 }]) {
+      const sealed = sealValue(key, KEY_ID, value);
+      expect(sealed.startsWith(`pii:v1:${KEY_ID}:`)).toBe(true);
+      expect(isEnvelope(sealed)).toBe(true);
+      expect(openEnvelope(key, parseEnvelope(sealed)!)).toEqual(value);
+    }
+  });
+
+  it('never shows the plaintext and never repeats a ciphertext (fresh IV each time)', () => {
+    const key = newDataKey();
+    const a = sealValue(key, KEY_ID, 'aisha@gmail.com');
+    const b = sealValue(key, KEY_ID, 'aisha@gmail.com');
+    expect(a).not.toBe(b);
+    expect(a).not.toContain('aisha');
+    expect(Buffer.from(a.split(':').pop()!, 'base64url').toString('utf8')).not.toContain('aisha');
+  });
+
+  it('refuses another key, a changed ciphertext or a key id swapped in (authenticated)', () => {
+    const key = newDataKey();
+    const sealed = sealValue(key, KEY_ID, 'secret text');
+    expect(() => openEnvelope(newDataKey(), parseEnvelope(sealed)!)).toThrow();
+    const parts = sealed.split(':');
+    const ct = Buffer.from(parts[5]!, 'base64url');
+    ct[0] = ct[0]! ^ 1;
+    parts[5] = ct.toString('base64url');
+    expect(() => openEnvelope(key, parseEnvelope(parts.join(':'))!)).toThrow();
+    const otherId = sealed.replace(KEY_ID, '00000000-0000-4000-8000-000000000000');
+    expect(() => openEnvelope(key, parseEnvelope(otherId)!)).toThrow();
+  });
+
+  it('tells legacy plaintext from an envelope', () => {
+    expect(isEnvelope('aisha@gmail.com')).toBe(false);
+    expect(isEnvelope(null)).toBe(false);
+    expect(parseEnvelope('hello')).toBeNull();
+    expect(parseEnvelope('pii:v1:only-two:parts')).toBeNull();
+    expect(parseEnvelope('pii:v1:not-a-uuid:aaaa:bbbb:cccc')).toBeNull();
+  });
+
+  it('accepts 256-bit keys only', () => {
+    expect(newDataKey()).toHaveLength(32);
+    expect(() => sealValue(Buffer.alloc(16), KEY_ID, 'x')).toThrow(/256 bits/);
+  });
+});

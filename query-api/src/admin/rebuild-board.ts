@@ -1,0 +1,42 @@
+import {
+  REBUILD_PROGRESS_NOTICE,
+  type AdminRebuildState,
+  type RebuildProgressNotice,
+} from '@pawhaven/contracts';
+import type { ChangeNotice } from '@pawhaven/platform';
+
+/**
+ * What this query-api process last heard of rebuilds (the `rebuild-progress` change notices the command side
+ * publishes): the running or last rebuild, for a reloaded Projections page, and each projection's last failure. The
+ * socket gateway feeds it (it hears every notice); one board per database, so apps started side by side in one
+ * process (tests) keep theirs apart. A process started after a rebuild ended does not know that rebuild.
+ */
+export class RebuildBoard {
+  last: AdminRebuildState | null = null;
+  readonly failures = new Map<string, { error: string; at: string }>();
+
+  record(notice: ChangeNotice) {
+    if (notice.kind !== REBUILD_PROGRESS_NOTICE) return;
+    const { kind: _kind, ...state } = notice as unknown as RebuildProgressNotice;
+    // Notices of one rebuild arrive in order; an older rebuild's late notice never replaces a newer one.
+    if (this.last && this.last.rebuildId !== state.rebuildId && state.startedAt < this.last.startedAt) return;
+    this.last = state;
+    if (state.state === 'failed')
+      this.failures.set(state.current, {
+        error: state.error ?? 'failed',
+        at: state.finishedAt ?? state.startedAt,
+      });
+    if (state.state === 'finished') {
+      if (state.target === 'all') this.failures.clear();
+      else this.failures.delete(state.target);
+    }
+  }
+}
+
+const boards = new Map<string, RebuildBoard>();
+
+export function rebuildBoardFor(connectionString: string): RebuildBoard {
+  let board = boards.get(connectionString);
+  if (!board) boards.set(connectionString, (board = new RebuildBoard()));
+  return board;
+}
