@@ -123,10 +123,18 @@ describe('EncryptingEventStore', () => {
     for await (const e of s.readStream(streamId)) out.push(e);
     return out;
   };
-  const readAllOf = async (s: EncryptingEventStore, streamId: string) => {
-    const out: RecordedEvent[] = [];
-    for await (const e of s.readAll(START, { batchSize: 7 })) if (e.streamId === streamId) out.push(e);
-    return out;
+  /**
+   * The stream's events in the global log. readAll shows a transaction only once every older one in the cluster has
+   * ended (the log's visibility rule), and other test files run transactions meanwhile: wait until they show.
+   */
+  const readAllOf = async (s: EncryptingEventStore, streamId: string, expected = 1) => {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const out: RecordedEvent[] = [];
+      for await (const e of s.readAll(START, { batchSize: 7 })) if (e.streamId === streamId) out.push(e);
+      if (out.length >= expected || Date.now() > deadline) return out;
+      await new Promise((r) => setTimeout(r, 20));
+    }
   };
 
   it('stores personal fields sealed and gives them back in clear to readStream, readAll and subscribeAll', async () => {
@@ -144,7 +152,7 @@ describe('EncryptingEventStore', () => {
     const viaStream = (await all(store, stream)).map((e) => e.data as RequestData);
     expect(viaStream.map((d) => d.email)).toEqual(['aisha1@gmail.com', 'aisha2@gmail.com']);
     expect(viaStream[0]).toMatchObject({ name: 'Aisha Khan 1', phone: '+92 300 0000001' });
-    expect((await readAllOf(store, stream)).map((e) => (e.data as RequestData).message)).toEqual([
+    expect((await readAllOf(store, stream, 2)).map((e) => (e.data as RequestData).message)).toEqual([
       'I have a garden and time 1',
       'I have a garden and time 2',
     ]);
