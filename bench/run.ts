@@ -15,6 +15,7 @@ import { appendThroughput } from './sections/append-throughput';
 import { chatDeliveryLatency, notificationQueries } from './sections/chat';
 import { communityFeedThroughput, communityLikeLatency } from './sections/community';
 import { lighthouseScores } from './sections/lighthouse';
+import { adminListLatency, rebuildThroughput } from './sections/rebuild';
 
 const sections: BenchSection[] = [
   appendThroughput,
@@ -25,6 +26,9 @@ const sections: BenchSection[] = [
   chatDeliveryLatency,
   notificationQueries,
   lighthouseScores,
+  // Last: they generate a million events (in a database of their own).
+  rebuildThroughput,
+  adminListLatency,
 ];
 
 const CELL_MS = Number(process.env.BENCH_CELL_MS ?? 3000);

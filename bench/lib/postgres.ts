@@ -51,3 +51,21 @@ export async function startBenchPostgres(): Promise<BenchServer> {
     },
   };
 }
+
+/**
+ * A new, empty database on the bench's server with the product's whole schema, for a section whose data would
+ * weigh on the others (a million events). Answers its connection string.
+ */
+export async function freshDatabase(connectionString: string, name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(connectionString);
+  url.pathname = `/${name}`;
+  return url.toString();
+}

@@ -371,7 +371,7 @@ export type AdminRebuildState = {
   state: RebuildStateName;
   /** The projection being rebuilt now (the last one when finished or failed). */
   current: string;
-  /** 1-based index of `current` among `count` projections. */
+  /** 1-based index of `current` among `count` projections; 0 while the log is read once for every projection. */
   index: number;
   count: number;
   processed: number;

@@ -9,6 +9,7 @@ import {
   connectDatabase,
   errorHandler,
   PostgresEventStore,
+  START,
   TokenService,
   type Database,
 } from '@pawhaven/platform';
@@ -426,6 +427,16 @@ describe("the first version's username claims", () => {
       };
       await legacyUser('Bilal Legacy', 'bilal.legacy@gmail.com', true);
       await legacyUser('Never Verified', 'never.verified@gmail.com', false);
+      // The first version wrote these long before the upgrade started; here they are seconds old, and the global log
+      // shows a transaction only once every older one in the server ended (other test files run some): wait for them.
+      const written = Number(
+        (await db.pool.query<{ n: string }>(`SELECT count(*) AS n FROM events`)).rows[0]!.n,
+      );
+      for (let visible = 0, tries = 0; visible < written && tries < 500; tries++) {
+        visible = 0;
+        for await (const _ of store.readAll(START)) visible++;
+        if (visible < written) await new Promise((r) => setTimeout(r, 20));
+      }
       await store.close();
 
       app = await startTestApp({ db });

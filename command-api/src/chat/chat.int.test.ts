@@ -400,6 +400,222 @@ describe('rebuilding the chat projection', () => {
     expect(result.processed).toBeGreaterThan(0);
     expect(await dump()).toEqual(before);
   });
+
+  it("rebuilds a deleted member's conversations and histories the command side would never write, changing no row", async () => {
+    const [carol, dave, erin] = await Promise.all([
+      api.registerVerifiedUser(),
+      api.registerVerifiedUser(),
+      api.registerVerifiedUser(),
+    ]);
+    const store = testEventStore(t.db);
+    let last = 0n;
+    const raw = async (
+      conversationId: string,
+      type: string,
+      data: Record<string, unknown>,
+      actorId: string,
+    ) => {
+      const r = await store.append(
+        `conversation-${conversationId}`,
+        [{ type, data, metadata: { actorId } }],
+        'any',
+      );
+      if (r.position > last) last = r.position;
+    };
+    const sent = async (from: RegisteredUser, conversationId: string, text: string) => {
+      const res = await send(from, conversationId, text);
+      expect(res.status, res.text).toBe(201);
+      return res.body.data._id as string;
+    };
+    const receipt = async (
+      user: RegisteredUser,
+      conversationId: string,
+      kind: 'delivered' | 'read',
+      upTo: string,
+    ) =>
+      expect(
+        (await api.post(`/api/conversations/${conversationId}/${kind}`, { upToMessageId: upTo }, user.token))
+          .status,
+      ).toBe(200);
+
+    const cd = (await start(carol, dave)).data._id;
+    const ce = (await start(carol, erin)).data._id;
+    const de = (await start(dave, erin)).data._id;
+    const cd1 = await sent(carol, cd, 'one');
+    const cd2 = await sent(dave, cd, 'two');
+    const cd3 = await sent(carol, cd, 'three');
+    await sent(carol, cd, 'four');
+    const ce1 = await sent(erin, ce, 'from erin');
+    const ce2 = await sent(carol, ce, 'to erin');
+    const de1 = await sent(dave, de, 'dave to erin');
+    await receipt(dave, cd, 'delivered', cd3);
+    await receipt(dave, cd, 'read', cd1);
+    await receipt(carol, cd, 'read', cd2);
+    await receipt(erin, de, 'read', de1);
+    await receipt(carol, ce, 'delivered', ce1);
+
+    const now = () => new Date().toISOString();
+    const unknown = randomUUID();
+    // Started again (members present already), about an ad, and about an ad without being started.
+    await raw(
+      cd,
+      'ConversationStarted',
+      {
+        conversationId: cd,
+        memberIds: [dave.user._id, carol.user._id],
+        startedBy: dave.user._id,
+        adId: null,
+        startedAt: now(),
+      },
+      dave.user._id,
+    );
+    await raw(
+      cd,
+      'ConversationAboutAd',
+      { conversationId: cd, adId: 'ad-1', by: carol.user._id, at: now() },
+      carol.user._id,
+    );
+    await raw(
+      unknown,
+      'ConversationAboutAd',
+      { conversationId: unknown, adId: 'ad-2', by: carol.user._id, at: now() },
+      carol.user._id,
+    );
+    // A message to a conversation never started; receipts naming no message, a message of another conversation
+    // (its number counts), one going backwards, and one by someone who is not a member.
+    await raw(
+      unknown,
+      'MessageSent',
+      {
+        conversationId: unknown,
+        messageId: randomUUID(),
+        senderId: carol.user._id,
+        recipientId: dave.user._id,
+        text: 'lost',
+        clientMessageId: randomUUID(),
+        sentAt: now(),
+      },
+      carol.user._id,
+    );
+    await raw(
+      cd,
+      'MessagesRead',
+      { conversationId: cd, userId: dave.user._id, upToMessageId: randomUUID(), at: now() },
+      dave.user._id,
+    );
+    await raw(
+      cd,
+      'MessagesDelivered',
+      { conversationId: cd, userId: carol.user._id, upToMessageId: ce1, at: now() },
+      carol.user._id,
+    );
+    await raw(
+      cd,
+      'MessagesRead',
+      { conversationId: cd, userId: dave.user._id, upToMessageId: ce2, at: now() },
+      dave.user._id,
+    );
+    await raw(
+      cd,
+      'MessagesDelivered',
+      { conversationId: cd, userId: dave.user._id, upToMessageId: cd1, at: now() },
+      dave.user._id,
+    );
+    await raw(
+      cd,
+      'MessagesRead',
+      { conversationId: cd, userId: mallory.user._id, upToMessageId: cd3, at: now() },
+      mallory.user._id,
+    );
+
+    const adminToken = (await api.post('/api/auth/signin', t.adminCredentials!)).body.token as string;
+    const deletion = await api.del(`/api/admin/user/${erin.user._id}`, adminToken);
+    expect(deletion.status, deletion.text).toBe(200);
+    // After the deletion: a message into one of Erin's conversations, a receipt naming one of its messages, and the
+    // conversation started again, whose first message is number 1 again.
+    await raw(
+      ce,
+      'MessageSent',
+      {
+        conversationId: ce,
+        messageId: randomUUID(),
+        senderId: carol.user._id,
+        recipientId: erin.user._id,
+        text: 'still there?',
+        clientMessageId: randomUUID(),
+        sentAt: now(),
+      },
+      carol.user._id,
+    );
+    await raw(
+      cd,
+      'MessagesRead',
+      { conversationId: cd, userId: dave.user._id, upToMessageId: ce1, at: now() },
+      dave.user._id,
+    );
+    await raw(
+      ce,
+      'ConversationStarted',
+      {
+        conversationId: ce,
+        memberIds: [carol.user._id, erin.user._id],
+        startedBy: carol.user._id,
+        adId: null,
+        startedAt: now(),
+      },
+      carol.user._id,
+    );
+    await raw(
+      ce,
+      'MessageSent',
+      {
+        conversationId: ce,
+        messageId: randomUUID(),
+        senderId: carol.user._id,
+        recipientId: erin.user._id,
+        text: 'hello again',
+        clientMessageId: randomUUID(),
+        sentAt: now(),
+      },
+      carol.user._id,
+    );
+    const settled = await api.get('/api/config', undefined, consistent(last.toString()));
+    expect(settled.headers.get('x-consistency')).toBe('consistent');
+
+    const rows = async (sql: string, params: unknown[]) => (await t.db.pool.query(sql, params)).rows;
+    expect(await rows('SELECT id FROM conversations WHERE id = $1', [de])).toEqual([]);
+    expect(
+      await rows('SELECT message_count, ad_id FROM conversations WHERE id = ANY($1) ORDER BY message_count', [
+        [ce, cd],
+      ]),
+    ).toEqual([
+      { message_count: 1, ad_id: null },
+      { message_count: 4, ad_id: 'ad-1' },
+    ]);
+    expect(
+      await rows(
+        'SELECT user_id, delivered_seq, read_seq, unread_count FROM conversation_members WHERE conversation_id = $1',
+        [cd],
+      ),
+    ).toEqual(
+      expect.arrayContaining([
+        { user_id: dave.user._id, delivered_seq: 3, read_seq: 2, unread_count: 2 },
+        { user_id: carol.user._id, delivered_seq: 2, read_seq: 2, unread_count: 0 },
+      ]),
+    );
+
+    const dump = async () => ({
+      conversations: (await t.db.pool.query('SELECT * FROM conversations ORDER BY id')).rows,
+      members: (await t.db.pool.query('SELECT * FROM conversation_members ORDER BY user_id, conversation_id'))
+        .rows,
+      messages: (await t.db.pool.query('SELECT * FROM chat_messages ORDER BY id')).rows,
+    });
+    const before = await dump();
+    const chat = allProjections.find((p) => p.name === 'chat')!;
+    const result = await rebuildProjection(t.db.knex, store, chat);
+    expect(result.changedRows).toBe(0);
+    expect(await dump()).toEqual(before);
+  });
 });
 
 describe('the message rate limit', () => {

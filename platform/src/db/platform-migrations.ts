@@ -116,4 +116,24 @@ export const platformMigrations: Migration[] = [
     },
   },
   personalDataMigration,
+  {
+    name: '0007_platform_event_browser_indexes',
+    async up(knex) {
+      // The admin event browser lists streams (each stream's first event) newest first and finds them by a
+      // substring of their id. Both indexes cover first events only, so an append to an existing stream pays nothing.
+      await knex.raw(`CREATE INDEX events_stream_starts ON events (position) WHERE stream_revision = 0`);
+      await knex.raw(`
+        DO $$ BEGIN
+          CREATE EXTENSION IF NOT EXISTS pg_trgm;
+        EXCEPTION WHEN OTHERS THEN
+          RAISE NOTICE 'pg_trgm is not available: the event browser scans streams to find one by id';
+        END $$;
+        DO $$ BEGIN
+          IF EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm') THEN
+            CREATE INDEX events_stream_id_trgm ON events USING gin (stream_id gin_trgm_ops) WHERE stream_revision = 0;
+          END IF;
+        END $$;
+      `);
+    },
+  },
 ];

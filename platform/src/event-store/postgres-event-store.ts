@@ -178,17 +178,22 @@ export class PostgresEventStore implements EventStore {
   async *readAll(from: LogPosition, opts: ReadAllOptions = {}): AsyncIterable<RecordedEvent> {
     const batchSize = opts.batchSize ?? 1000;
     let remaining = opts.maxCount ?? Number.POSITIVE_INFINITY;
-    let cursor = from;
-    while (remaining > 0) {
+    const read = (cursor: LogPosition) => {
       const limit = Math.min(batchSize, remaining);
-      const page = opts.upTo
-        ? await this.readRange(cursor, opts.upTo, limit)
-        : await this.readPage(cursor, limit);
-      for (const e of page) yield e;
-      if (page.length < limit) return;
+      return (opts.upTo ? this.readRange(cursor, opts.upTo, limit) : this.readPage(cursor, limit)).then(
+        (page) => ({ page, limit }),
+      );
+    };
+    let next: Promise<{ page: RecordedEvent[]; limit: number }> | null = remaining > 0 ? read(from) : null;
+    while (next) {
+      const { page, limit } = await next;
       remaining -= page.length;
-      const last = page[page.length - 1]!;
-      cursor = { transactionId: last.transactionId, position: last.position };
+      const last = page[page.length - 1];
+      // The next page is read while the caller works through this one: a long read (a rebuild, a catch-up) then
+      // waits on PostgreSQL or on its caller, not on both in turn. A caller that stops early leaves one page unread.
+      next = last && page.length === limit && remaining > 0 ? read(last) : null;
+      next?.catch(() => {});
+      for (const e of page) yield e;
     }
   }
 

@@ -36,11 +36,13 @@ const MAX_CHASE_ROUNDS = 20;
 
 /**
  * Rebuilds a projection blue/green (ARCHITECTURE §9): the whole log is replayed into shadow copies of its tables
- * (temporary tables on a connection of the rebuild's own, see `ShadowTables`) while the live tables keep serving reads and the live projector keeps them current; then ONE transaction locks
- * the live checkpoint row (the live projector's batch waits on it), replays into the shadow whatever the live
- * model has seen beyond it, makes the live tables equal to the shadow (only rows that differ are written) and
- * stores the checkpoint. Readers see the old model or the rebuilt one, never an empty or partial one, and the
- * checkpoint never goes back.
+ * (temporary tables on a connection of the rebuild's own, see `ShadowTables`) while the live tables keep serving
+ * reads and the live projector keeps them current; then ONE transaction locks the live checkpoint row (the live
+ * projector's batch waits on it), replays into the shadow whatever the live model has seen beyond it, makes the live
+ * tables equal to the shadow (only rows that differ are written) and stores the checkpoint. Readers see the old model
+ * or the rebuilt one, never an empty or partial one, and the checkpoint never goes back.
+ *
+ * A projection with a `fold` is replayed in memory and its rows loaded in bulk; one without replays `apply`.
  *
  * The checkpoint ends where the live one was, or further if the replay went further (nobody was projecting):
  * then a live projector notices it moved, leaves its group and follows on alone from the stored checkpoint.
@@ -53,125 +55,259 @@ export async function rebuildProjection(
   onProgress: (p: RebuildProgress) => void = () => {},
   opts: RebuildOptions = {},
 ): Promise<RebuildResult> {
-  const started = performance.now();
-  const batchSize = opts.batchSize ?? 1000;
-  const maxTransactionMs = opts.maxTransactionMs ?? 100;
-  const name = projection.name;
-  const head = await store.headPosition();
-  let total = await countUpTo(knex, head);
-  let processed = 0;
-  let at: LogPosition = START;
-  const report = () => {
-    total = Math.max(total, processed);
-    onProgress({ name, processed, total });
-  };
+  if (projection.fold) {
+    const [result] = await rebuildFolded(
+      knex,
+      store,
+      [projection],
+      ({ processed, total }) => onProgress({ name: projection.name, processed, total }),
+      opts,
+    );
+    return result!;
+  }
+  return rebuildByApply(knex, store, projection, onProgress, opts);
+}
 
+/** Where a shadow's replay stands: it holds every event up to `at`, `processed` of them. */
+type Replayed = { at: LogPosition; processed: number };
+
+/** The apply path: replays the whole log through `projection.apply` into the shadow, then swaps. */
+async function rebuildByApply(
+  knex: Knex,
+  store: EventStore,
+  projection: Projection,
+  onProgress: (p: RebuildProgress) => void,
+  opts: RebuildOptions,
+): Promise<RebuildResult> {
+  const started = performance.now();
+  const head = await store.headPosition();
+  const total = await countUpTo(knex, head);
   const shadow = await ShadowTables.create(knex, projection);
   try {
+    const replayed: Replayed = { at: START, processed: 0 };
+    const report = () =>
+      onProgress({
+        name: projection.name,
+        processed: replayed.processed,
+        total: Math.max(total, replayed.processed),
+      });
     report();
-
-    /** Replays `events` (which start right after `at`) into the shadow in short transactions; answers how many. */
-    const replay = async (events: AsyncIterable<RecordedEvent>): Promise<number> => {
-      let count = 0;
-      const flush = async (batch: RecordedEvent[]) => {
-        for (let i = 0; i < batch.length;) {
-          const end = await shadow.transaction(async (tx) => {
-            const since = performance.now();
-            let j = i;
-            do await shadow.apply(tx, batch[j++]!);
-            while (j < batch.length && performance.now() - since < maxTransactionMs);
-            await shadow.assertOnlyShadowsWritten(tx);
-            return j;
-          });
-          const last = batch[end - 1]!;
-          at = { transactionId: last.transactionId, position: last.position };
-          processed += end - i;
-          count += end - i;
-          i = end;
-          report();
-        }
-      };
-      let batch: RecordedEvent[] = [];
-      for await (const event of events) {
-        batch.push(event);
-        if (batch.length >= batchSize) {
-          await flush(batch);
-          batch = [];
-        }
-      }
-      if (batch.length > 0) await flush(batch);
-      return count;
-    };
-
-    await replay(store.readAll(at, { batchSize, upTo: head }));
-    // A live projector kept going meanwhile: follow its checkpoint outside the lock until the gap is small, so
-    // the swap itself has little left to replay.
-    for (let round = 0; round < MAX_CHASE_ROUNDS; round++) {
-      const live = await readCheckpoint(knex, name);
-      if (comparePositions(live, at) <= 0) break;
-      if ((await replay(store.readAll(at, { upTo: live, batchSize }))) <= CLOSE_ENOUGH) break;
-    }
-    await shadow.analyze();
-
-    // The row must exist for FOR UPDATE to hold anything (a projection that never ran has none yet).
-    await knex.raw(`INSERT INTO projection_checkpoints (name) VALUES (?) ON CONFLICT (name) DO NOTHING`, [
-      name,
-    ]);
-    let swapStarted = 0;
-    const swap = await shadow.transaction(async (tx) => {
-      const row = await tx('projection_checkpoints')
-        .where({ name })
-        .forUpdate()
-        .first<{ transaction_id: string; position: string }>('transaction_id', 'position');
-      swapStarted = performance.now();
-      const live: LogPosition = row
-        ? { transactionId: BigInt(row.transaction_id), position: BigInt(row.position) }
-        : START;
-      const caughtUp: RecordedEvent[] = [];
-      if (comparePositions(live, at) > 0) {
-        for await (const event of store.readAll(at, { upTo: live, batchSize })) {
-          await shadow.apply(tx, event);
-          caughtUp.push(event);
-        }
-      }
-      await shadow.assertOnlyShadowsWritten(tx);
-      // The shadow now holds everything up to the live checkpoint, or further: the checkpoint never goes back.
-      const final = comparePositions(live, at) > 0 ? live : at;
-      const changedRows = await shadow.mergeIntoLive(tx);
-      const eventsProcessed = processed + caughtUp.length;
-      await tx.raw(
-        `UPDATE projection_checkpoints
-         SET transaction_id = ?::text::xid8, position = ?, events_processed = ?, updated_at = now()
-         WHERE name = ?`,
-        [final.transactionId.toString(), final.position.toString(), eventsProcessed, name],
-      );
-      await tx.raw('SELECT pg_notify(?, ?)', [
-        PROJECTIONS_CHANNEL,
-        JSON.stringify({
-          names: [name],
-          transactionId: final.transactionId.toString(),
-          position: final.position.toString(),
-        }),
-      ]);
-      return { final, eventsProcessed, changedRows };
-    });
-    const swapMs = performance.now() - swapStarted;
-    if (swap.eventsProcessed > processed) {
-      processed = swap.eventsProcessed;
-      report();
-    }
-    const seconds = (performance.now() - started) / 1000;
-    return {
-      name,
-      processed,
-      seconds,
-      eventsPerSecond: seconds > 0 ? processed / seconds : processed,
-      swapMs,
-      changedRows: swap.changedRows,
-    };
+    await replayThroughApply(
+      shadow,
+      store.readAll(START, { batchSize: opts.batchSize ?? 1000, upTo: head }),
+      replayed,
+      opts,
+      report,
+    );
+    return await catchUpAndSwap(knex, store, projection, shadow, replayed, started, opts, report);
   } finally {
     await shadow.close();
   }
+}
+
+/**
+ * The fold path, for any number of projections with a `fold`: reads the log once up to its head, feeding every fold,
+ * then for each projection in turn loads the folded rows into fresh shadow copies and swaps them in like the apply
+ * path (events committed since the head are replayed through `apply` first). `onProgress` counts events read.
+ */
+async function rebuildFolded(
+  knex: Knex,
+  store: EventStore,
+  projections: readonly Projection[],
+  onProgress: (p: { processed: number; total: number; writing: Projection | null }) => void,
+  opts: RebuildOptions,
+): Promise<RebuildResult[]> {
+  const started = performance.now();
+  const head = await store.headPosition();
+  const total = await countUpTo(knex, head);
+  const folds = projections.map((p, index) => ({ projection: p, index, fold: p.fold!(), fed: 0 }));
+  type Feed = (typeof folds)[number];
+  const byType = new Map<string, Feed[]>();
+  for (const feed of folds)
+    for (const type of feed.projection.handles) byType.set(type, [...(byType.get(type) ?? []), feed]);
+
+  const replayed: Replayed = { at: START, processed: 0 };
+  let writing: Projection | null = null;
+  // The pass's count, then that of the projection being written (its catch-up adds to the pass's).
+  let counted = replayed;
+  const report = () =>
+    onProgress({ processed: counted.processed, total: Math.max(total, counted.processed), writing });
+  report();
+  let reported = performance.now();
+  for await (const event of store.readAll(START, { batchSize: opts.batchSize ?? 5000, upTo: head })) {
+    const feeds = byType.get(event.type);
+    if (feeds)
+      for (const feed of feeds) {
+        feed.fold.apply(event);
+        feed.fed++;
+      }
+    replayed.at = event;
+    replayed.processed++;
+    if ((replayed.processed & 1023) === 0 && performance.now() - reported > 100) {
+      report();
+      reported = performance.now();
+    }
+  }
+  report();
+
+  // Two projections are written at a time (while PostgreSQL loads and merges one, this process encodes the other's
+  // rows), the one fed most events first: the largest model then overlaps all the small ones instead of ending alone.
+  const results: RebuildResult[] = [];
+  const queue = [...folds].sort((a, b) => b.fed - a.fed);
+  let next = 0;
+  const writeNext = async (): Promise<void> => {
+    for (let k = next++; k < queue.length; k = next++) {
+      const { projection, fold, index: i } = queue[k]!;
+      writing = projection;
+      report();
+      const shadow = await ShadowTables.create(knex, projection);
+      try {
+        await shadow.load(fold.rows());
+        const own: Replayed = {
+          at: { transactionId: replayed.at.transactionId, position: replayed.at.position },
+          processed: replayed.processed,
+        };
+        counted = own;
+        results[i] = await catchUpAndSwap(knex, store, projection, shadow, own, started, opts, report);
+      } finally {
+        await shadow.close();
+      }
+    }
+  };
+  await Promise.all([writeNext(), writeNext()]);
+  return results;
+}
+
+/** Replays `events` (which start right after `replayed.at`) into the shadow through `apply`, in short transactions. */
+async function replayThroughApply(
+  shadow: ShadowTables,
+  events: AsyncIterable<RecordedEvent>,
+  replayed: Replayed,
+  opts: RebuildOptions,
+  report: () => void,
+): Promise<number> {
+  const batchSize = opts.batchSize ?? 1000;
+  const maxTransactionMs = opts.maxTransactionMs ?? 100;
+  let count = 0;
+  const flush = async (batch: RecordedEvent[]) => {
+    for (let i = 0; i < batch.length;) {
+      const end = await shadow.transaction(async (tx) => {
+        const since = performance.now();
+        let j = i;
+        do await shadow.apply(tx, batch[j++]!);
+        while (j < batch.length && performance.now() - since < maxTransactionMs);
+        await shadow.assertOnlyShadowsWritten(tx);
+        return j;
+      });
+      const last = batch[end - 1]!;
+      replayed.at = { transactionId: last.transactionId, position: last.position };
+      replayed.processed += end - i;
+      count += end - i;
+      i = end;
+      report();
+    }
+  };
+  let batch: RecordedEvent[] = [];
+  for await (const event of events) {
+    batch.push(event);
+    if (batch.length >= batchSize) {
+      await flush(batch);
+      batch = [];
+    }
+  }
+  if (batch.length > 0) await flush(batch);
+  return count;
+}
+
+/**
+ * The shadow holds the log up to `replayed.at`: follow the live checkpoint outside the lock until the gap is small,
+ * then swap in one transaction holding the live checkpoint row.
+ */
+async function catchUpAndSwap(
+  knex: Knex,
+  store: EventStore,
+  projection: Projection,
+  shadow: ShadowTables,
+  replayed: Replayed,
+  started: number,
+  opts: RebuildOptions,
+  report: () => void,
+): Promise<RebuildResult> {
+  const name = projection.name;
+  const batchSize = opts.batchSize ?? 1000;
+  // A live projector kept going meanwhile: follow its checkpoint outside the lock until the gap is small, so
+  // the swap itself has little left to replay.
+  for (let round = 0; round < MAX_CHASE_ROUNDS; round++) {
+    const live = await readCheckpoint(knex, name);
+    if (comparePositions(live, replayed.at) <= 0) break;
+    const count = await replayThroughApply(
+      shadow,
+      store.readAll(replayed.at, { upTo: live, batchSize }),
+      replayed,
+      opts,
+      report,
+    );
+    if (count <= CLOSE_ENOUGH) break;
+  }
+  await shadow.analyze();
+
+  // The row must exist for FOR UPDATE to hold anything (a projection that never ran has none yet).
+  await knex.raw(`INSERT INTO projection_checkpoints (name) VALUES (?) ON CONFLICT (name) DO NOTHING`, [
+    name,
+  ]);
+  let swapStarted = 0;
+  const at = replayed.at;
+  const swap = await shadow.transaction(async (tx) => {
+    const row = await tx('projection_checkpoints')
+      .where({ name })
+      .forUpdate()
+      .first<{ transaction_id: string; position: string }>('transaction_id', 'position');
+    swapStarted = performance.now();
+    const live: LogPosition = row
+      ? { transactionId: BigInt(row.transaction_id), position: BigInt(row.position) }
+      : START;
+    let caughtUp = 0;
+    if (comparePositions(live, at) > 0) {
+      for await (const event of store.readAll(at, { upTo: live, batchSize })) {
+        await shadow.apply(tx, event);
+        caughtUp++;
+      }
+    }
+    await shadow.assertOnlyShadowsWritten(tx);
+    // The shadow now holds everything up to the live checkpoint, or further: the checkpoint never goes back.
+    const final = comparePositions(live, at) > 0 ? live : at;
+    const changedRows = await shadow.mergeIntoLive(tx);
+    const eventsProcessed = replayed.processed + caughtUp;
+    await tx.raw(
+      `UPDATE projection_checkpoints
+       SET transaction_id = ?::text::xid8, position = ?, events_processed = ?, updated_at = now()
+       WHERE name = ?`,
+      [final.transactionId.toString(), final.position.toString(), eventsProcessed, name],
+    );
+    await tx.raw('SELECT pg_notify(?, ?)', [
+      PROJECTIONS_CHANNEL,
+      JSON.stringify({
+        names: [name],
+        transactionId: final.transactionId.toString(),
+        position: final.position.toString(),
+      }),
+    ]);
+    return { eventsProcessed, changedRows };
+  });
+  const swapMs = performance.now() - swapStarted;
+  if (swap.eventsProcessed > replayed.processed) {
+    replayed.processed = swap.eventsProcessed;
+    report();
+  }
+  const seconds = (performance.now() - started) / 1000;
+  return {
+    name,
+    processed: replayed.processed,
+    seconds,
+    eventsPerSecond: seconds > 0 ? replayed.processed / seconds : replayed.processed,
+    swapMs,
+    changedRows: swap.changedRows,
+  };
 }
 
 const countUpTo = async (knex: Knex, at: LogPosition) =>
@@ -204,13 +340,16 @@ export async function rebuildIsRunning(knex: Knex): Promise<boolean> {
   return rows[0]?.held === true;
 }
 
+/** `RebuildRunProgress.current` while the folds read the log, before any projection is written. */
+export const EVENT_LOG = 'event log';
+
 export type RebuildRunProgress = {
-  /** The projection being rebuilt. */
+  /** The projection being rebuilt, or EVENT_LOG while the log is read for every fold at once. */
   current: string;
-  /** 1-based index of `current` among `count`. */
+  /** 1-based index of `current` among `count` (0 for EVENT_LOG). */
   index: number;
   count: number;
-  /** Events replayed over the whole run, and the run's estimated total (each projection replays the log). */
+  /** Events replayed over the whole run, and the run's estimated total (one pass for all folds, one per other projection). */
   processed: number;
   total: number;
   eventsPerSecond: number;
@@ -242,32 +381,53 @@ export async function rebuildProjections(
     try {
       opts.onLocked?.();
       const started = performance.now();
-      const results: RebuildResult[] = [];
+      const folded = projections.filter((p) => p.fold);
+      const applied = projections.filter((p) => !p.fold);
+      // Every fold shares one read of the log; every other projection reads it once more.
+      const passes = (folded.length > 0 ? 1 : 0) + applied.length;
       let done = 0;
-      for (const [i, projection] of projections.entries()) {
-        const result = await rebuildProjection(
+      let pass = 0;
+      const report = (current: string, index: number, processed: number, total: number) => {
+        const all = done + processed;
+        const estimate = Math.max(all, done + total * (passes - pass));
+        const seconds = (performance.now() - started) / 1000;
+        const rate = seconds > 0 ? all / seconds : 0;
+        onProgress({
+          current,
+          index,
+          count: projections.length,
+          processed: all,
+          total: estimate,
+          eventsPerSecond: Math.round(rate),
+          etaSeconds: rate > 0 ? Math.round(((estimate - all) / rate) * 10) / 10 : null,
+        });
+      };
+      const results: RebuildResult[] = [];
+      if (folded.length > 0) {
+        results.push(
+          ...(await rebuildFolded(
+            knex,
+            store,
+            folded,
+            ({ processed, total, writing }) =>
+              report(writing?.name ?? EVENT_LOG, writing ? folded.indexOf(writing) + 1 : 0, processed, total),
+            opts,
+          )),
+        );
+        done += results[0]?.processed ?? 0;
+        pass++;
+      }
+      for (const projection of applied) {
+        const index = folded.length + applied.indexOf(projection) + 1;
+        const result = await rebuildByApply(
           knex,
           store,
           projection,
-          ({ processed, total }) => {
-            const all = done + processed;
-            // Each projection replays the same log: the ones still to come count as much as this one.
-            const estimate = Math.max(all, done + total * (projections.length - i));
-            const seconds = (performance.now() - started) / 1000;
-            const rate = seconds > 0 ? all / seconds : 0;
-            onProgress({
-              current: projection.name,
-              index: i + 1,
-              count: projections.length,
-              processed: all,
-              total: estimate,
-              eventsPerSecond: Math.round(rate),
-              etaSeconds: rate > 0 ? Math.round(((estimate - all) / rate) * 10) / 10 : null,
-            });
-          },
+          ({ processed, total }) => report(projection.name, index, processed, total),
           opts,
         );
         done += result.processed;
+        pass++;
         results.push(result);
       }
       return results;

@@ -1,8 +1,14 @@
 import type { Knex } from 'knex';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import type { RecordedEvent } from '../event-store/event-store';
 import { NO_NOTICES } from './notices';
-import type { Projection } from './projection';
+import type { FoldedRow, Projection } from './projection';
+
+/** Rows per COPY when a fold's rows are loaded: one short transaction each (tens of milliseconds). */
+const LOAD_CHUNK = 20_000;
 
 /**
  * Shadow copies of a projection's tables, for a blue/green rebuild (ARCHITECTURE §9).
@@ -35,7 +41,7 @@ export class ShadowTables {
     try {
       // Temporary tables live in local buffers; the default 8 MB spills to disk early. Only settable before the
       // session first touches a temporary table, which this fresh connection has not.
-      await connection.query(`SET temp_buffers = '64MB'`);
+      await connection.query(`SET temp_buffers = '1GB'`);
       const tables = await resolveLiveTables(connection, projection);
       for (const t of tables) {
         await connection.query(`CREATE TEMPORARY TABLE ${ident(t.name)} (LIKE ${t.qualified} INCLUDING ALL)`);
@@ -67,6 +73,34 @@ export class ShadowTables {
   /** Applies one event to the shadow copies, inside a transaction on the dedicated connection. History is not news. */
   async apply(tx: Knex.Transaction, event: RecordedEvent): Promise<void> {
     if (this.handled.has(event.type)) await this.projection.apply(tx, event, NO_NOTICES);
+  }
+
+  /**
+   * Loads a fold's rows (`Projection.fold`) into the shadow copies, which must still be empty, with COPY (text
+   * format): about ten times faster than casting JSON server-side, which matters at millions of rows. Each COPY
+   * takes LOAD_CHUNK rows and is its own short statement: a long one would hold back the log's visibility horizon for
+   * every subscriber. Every row of a table must carry the same columns (a forgotten one is an error, not a NULL).
+   */
+  async load(rows: Record<string, Iterable<FoldedRow>>): Promise<number> {
+    let loaded = 0;
+    for (const [name, iterable] of Object.entries(rows)) {
+      if (!this.tables.some((t) => t.name === name))
+        throw new Error(
+          `rebuild of ${this.projection.name}: its fold answered rows for ${name}, not one of its tables`,
+        );
+      let copy: CopyInto | null = null;
+      let chunk: FoldedRow[] = [];
+      for (const row of iterable) {
+        copy ??= await CopyInto.prepare(this.connection, this.projection.name, name, Object.keys(row));
+        chunk.push(row);
+        if (chunk.length >= LOAD_CHUNK) {
+          loaded += await copy.run(chunk);
+          chunk = [];
+        }
+      }
+      if (copy && chunk.length > 0) loaded += await copy.run(chunk);
+    }
+    return loaded;
   }
 
   /**
@@ -158,6 +192,95 @@ type MergePlan =
   | { kind: 'keyed'; remove: string; update?: string; insert: string }
   | { kind: 'replace'; differs: string; remove: string; insert: string; needed?: boolean };
 
+/** How a value is written for one column in COPY's text format. */
+type CellKind = 'json' | 'array' | 'plain';
+
+const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+const copyEscape = (text: string) => text.replace(/[\\\n\r\t]/g, (c) => COPY_ESCAPES[c]!);
+function jsonText(value: unknown): string {
+  try {
+    return JSON.stringify(value);
+  } catch (error) {
+    // Only a bigint (a log position, say) throws: written as its digits. A replacer on every call would cost more.
+    if (!(error instanceof TypeError)) throw error;
+    return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+  }
+}
+
+/** A value as COPY's text format reads it, cast by PostgreSQL to the column's type as `apply`'s bindings are. */
+function cell(value: unknown, kind: CellKind): string {
+  if (value === null || value === undefined) return '\\N';
+  if (kind === 'json') return copyEscape(jsonText(value));
+  switch (typeof value) {
+    case 'string':
+      return copyEscape(value);
+    case 'number':
+    case 'bigint':
+      return String(value);
+    case 'boolean':
+      return value ? 't' : 'f';
+  }
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value) && kind === 'array')
+    return copyEscape(
+      `{${value.map((v) => (v === null || v === undefined ? 'NULL' : `"${String(v).replace(/["\\]/g, '\\$&')}"`)).join(',')}}`,
+    );
+  return copyEscape(jsonText(value));
+}
+
+/** COPY into one shadow copy, for rows carrying `columns`. */
+class CopyInto {
+  private constructor(
+    private readonly connection: pg.Client,
+    private readonly projection: string,
+    private readonly table: string,
+    private readonly columns: { name: string; kind: CellKind }[],
+  ) {}
+
+  static async prepare(connection: pg.Client, projection: string, table: string, columns: string[]) {
+    const { rows } = await connection.query<{ name: string; type: string }>(
+      `SELECT a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type
+       FROM pg_attribute a WHERE a.attrelid = $1::regclass AND a.attnum > 0 AND NOT a.attisdropped`,
+      [`pg_temp.${ident(table)}`],
+    );
+    const types = new Map(rows.map((r) => [r.name, r.type]));
+    return new CopyInto(
+      connection,
+      projection,
+      table,
+      columns.map((name) => {
+        const type = types.get(name);
+        if (!type)
+          throw new Error(`rebuild of ${projection}: its fold wrote ${table}.${name}, which is no column`);
+        return {
+          name,
+          kind: type === 'json' || type === 'jsonb' ? 'json' : type.endsWith('[]') ? 'array' : 'plain',
+        };
+      }),
+    );
+  }
+
+  async run(rows: FoldedRow[]): Promise<number> {
+    const { columns, projection, table } = this;
+    const lines = rows.map((row) => {
+      let line = '';
+      for (let i = 0; i < columns.length; i++) {
+        const c = columns[i]!;
+        if (!(c.name in row))
+          throw new Error(
+            `rebuild of ${projection}: a ${table} row of its fold has no ${c.name}: ${jsonText(row)}`,
+          );
+        line += (i === 0 ? '' : '\t') + cell(row[c.name], c.kind);
+      }
+      return line;
+    });
+    const sql = `COPY pg_temp.${ident(table)} (${columns.map((c) => ident(c.name)).join(', ')}) FROM STDIN`;
+    const stream = this.connection.query(copyFrom(sql));
+    await pipeline(Readable.from([lines.join('\n') + '\n']), stream);
+    return rows.length;
+  }
+}
+
 const ident = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 async function resolveLiveTables(connection: pg.Client, projection: Projection): Promise<LiveTable[]> {
@@ -191,8 +314,10 @@ async function shapeOf(tx: Knex.Transaction, relation: string): Promise<Column[]
 }
 
 /**
- * The statements that turn `live` into a copy of `shadow`. Rows are compared by their text form, which every
- * type has (json has no equality operator) and which tells apart values an equality would call equal (1.0, 1.00).
+ * The statements that turn `live` into a copy of `shadow`. Columns of types whose equality means "the same value"
+ * (text, uuid, integers, booleans, timestamps) are compared with IS DISTINCT FROM; every other one by its text form,
+ * which every type has (json has no equality operator) and which tells apart values an equality would call equal
+ * (numeric 1.0 and 1.00, jsonb too). Formatting each row as text cost most of a large swap.
  *
  * - With a primary key: delete keys the shadow lacks, update rows whose other columns differ, insert missing keys.
  *   An update in place could trip another unique constraint halfway (PostgreSQL checks them row by row), and a
@@ -202,10 +327,23 @@ async function shapeOf(tx: Knex.Transaction, relation: string): Promise<Column[]
  *
  * Generated columns are never written; they follow from the others.
  */
+/** Types (as format_type names them) whose equality holds only for one and the same value. */
+const EXACT_EQUALITY =
+  /^(text|uuid|boolean|smallint|integer|bigint|date|timestamp(\(\d\))? with(out)? time zone|character varying(\(\d+\))?)$/;
+
 function mergePlan(live: string, shadow: string, columns: Column[], otherUnique: boolean): MergePlan {
   const written = columns.filter((c) => c.generated === '');
   const list = (alias: string, cs: Column[]) => cs.map((c) => `${alias}.${ident(c.name)}`).join(', ');
   const text = (alias: string, cs: Column[]) => `ROW(${list(alias, cs)})::text`;
+  /** SQL true when rows `s` and `l` differ in `cs`. */
+  const differ = (cs: Column[]) => {
+    const exact = cs.filter((c) => EXACT_EQUALITY.test(c.type));
+    const textual = cs.filter((c) => !EXACT_EQUALITY.test(c.type));
+    return [
+      ...(exact.length > 0 ? [`(${list('s', exact)}) IS DISTINCT FROM (${list('l', exact)})`] : []),
+      ...(textual.length > 0 ? [`${text('s', textual)} <> ${text('l', textual)}`] : []),
+    ].join(' OR ');
+  };
   const names = written.map((c) => ident(c.name)).join(', ');
   const overriding = written.some((c) => c.identity === 'a') ? ' OVERRIDING SYSTEM VALUE' : '';
   const keys = written.filter((c) => c.key);
@@ -222,7 +360,7 @@ function mergePlan(live: string, shadow: string, columns: Column[], otherUnique:
     };
   const sameKey = keys.map((c) => `s.${ident(c.name)} = l.${ident(c.name)}`).join(' AND ');
   const others = written.filter((c) => !c.key);
-  const sameRow = others.length > 0 ? ` AND ${text('s', others)} = ${text('l', others)}` : '';
+  const sameRow = others.length > 0 ? ` AND NOT (${differ(others)})` : '';
   const insert = `INSERT INTO ${live} (${names})${overriding}
      SELECT ${list('s', written)} FROM ${shadow} AS s
      WHERE NOT EXISTS (SELECT 1 FROM ${live} AS l WHERE ${sameKey})`;
@@ -238,7 +376,7 @@ function mergePlan(live: string, shadow: string, columns: Column[], otherUnique:
     update:
       others.length > 0
         ? `UPDATE ${live} AS l SET ${others.map((c) => `${ident(c.name)} = s.${ident(c.name)}`).join(', ')}
-           FROM ${shadow} AS s WHERE ${sameKey} AND ${text('s', others)} <> ${text('l', others)}`
+           FROM ${shadow} AS s WHERE ${sameKey} AND (${differ(others)})`
         : undefined,
     insert,
   };

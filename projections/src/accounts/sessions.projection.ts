@@ -1,6 +1,15 @@
 import { userIdOfStream, type UserEvent } from '@pawhaven/contracts';
 import { defineProjection } from '@pawhaven/platform';
 
+/** A `sessions` row, every column included. */
+type SessionRow = {
+  id: string;
+  user_id: string;
+  started_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+};
+
 /** `sessions`: which refresh sessions are revoked, so access tokens of a signed-out session stop working at once. */
 export const sessionsProjection = defineProjection({
   name: 'sessions',
@@ -41,5 +50,51 @@ export const sessionsProjection = defineProjection({
       default:
         return;
     }
+  },
+  fold: () => {
+    const sessions = new Map<string, SessionRow>();
+    // Each user's sessions, for a password reset and a deletion (a session's user never changes once inserted).
+    const byUser = new Map<string, SessionRow[]>();
+    return {
+      apply(recorded) {
+        const event = { type: recorded.type, data: recorded.data } as UserEvent;
+        switch (event.type) {
+          case 'SessionStarted': {
+            if (sessions.has(event.data.sessionId)) return; // ON CONFLICT DO NOTHING
+            const userId = userIdOfStream(recorded.streamId);
+            const session: SessionRow = {
+              id: event.data.sessionId,
+              user_id: userId,
+              started_at: event.data.startedAt,
+              expires_at: event.data.expiresAt,
+              revoked_at: null,
+            };
+            sessions.set(session.id, session);
+            const own = byUser.get(userId);
+            if (own) own.push(session);
+            else byUser.set(userId, [session]);
+            return;
+          }
+          case 'SessionRevoked': {
+            const session = sessions.get(event.data.sessionId);
+            if (session && session.revoked_at === null) session.revoked_at = event.data.revokedAt;
+            return;
+          }
+          case 'PasswordReset':
+            for (const session of byUser.get(userIdOfStream(recorded.streamId)) ?? [])
+              if (session.revoked_at === null) session.revoked_at = event.data.resetAt;
+            return;
+          case 'UserDeleted': {
+            const userId = userIdOfStream(recorded.streamId);
+            for (const session of byUser.get(userId) ?? []) sessions.delete(session.id);
+            byUser.delete(userId);
+            return;
+          }
+          default:
+            return;
+        }
+      },
+      rows: () => ({ sessions: sessions.values() }),
+    };
   },
 });

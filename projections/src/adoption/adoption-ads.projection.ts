@@ -6,28 +6,28 @@ import {
   type PetDetails,
   type UserEvent,
 } from '@pawhaven/contracts';
-import { defineProjection } from '@pawhaven/platform';
+import { defineProjection, type FoldedRow } from '@pawhaven/platform';
 
-const detailColumns = (d: Partial<PetDetails>) => {
-  const map: Record<keyof PetDetails, string> = {
-    name: 'name',
-    age: 'age',
-    ageUnit: 'age_unit',
-    petType: 'pet_type',
-    breed: 'breed',
-    gender: 'gender',
-    size: 'size',
-    vaccinated: 'vaccinated',
-    spayedNeutered: 'spayed_neutered',
-    goodWithChildren: 'good_with_children',
-    goodWithDogs: 'good_with_dogs',
-    goodWithCats: 'good_with_cats',
-    description: 'description',
-    location: 'location',
-    imageUrl: 'image_url',
-  };
-  return Object.fromEntries(Object.entries(d).map(([k, v]) => [map[k as keyof PetDetails], v]));
+const DETAIL_COLUMNS: Record<keyof PetDetails, string> = {
+  name: 'name',
+  age: 'age',
+  ageUnit: 'age_unit',
+  petType: 'pet_type',
+  breed: 'breed',
+  gender: 'gender',
+  size: 'size',
+  vaccinated: 'vaccinated',
+  spayedNeutered: 'spayed_neutered',
+  goodWithChildren: 'good_with_children',
+  goodWithDogs: 'good_with_dogs',
+  goodWithCats: 'good_with_cats',
+  description: 'description',
+  location: 'location',
+  imageUrl: 'image_url',
 };
+
+const detailColumns = (d: Partial<PetDetails>) =>
+  Object.fromEntries(Object.entries(d).map(([k, v]) => [DETAIL_COLUMNS[k as keyof PetDetails], v]));
 
 const setRequest = (
   tx: Knex.Transaction,
@@ -54,6 +54,60 @@ async function forgetUser(tx: Knex.Transaction, userId: string) {
     [userId],
   );
 }
+
+type Handled = AdoptionEvent | Extract<UserEvent, { type: 'UserDeleted' }>;
+
+/** An `adoption_ads` row in the fold: every column but the generated `search`. */
+type AdRow = {
+  id: string;
+  owner_id: string;
+  name: string;
+  age: string;
+  age_unit: string;
+  pet_type: string;
+  breed: string;
+  gender: string | null;
+  size: string | null;
+  vaccinated: boolean | null;
+  spayed_neutered: boolean | null;
+  good_with_children: boolean | null;
+  good_with_dogs: boolean | null;
+  good_with_cats: boolean | null;
+  description: string;
+  location: string;
+  image_url: string;
+  status: string;
+  request_count: number;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+};
+
+type RequestRow = {
+  id: string;
+  ad_id: string;
+  requester_id: string;
+  name: string;
+  email: string;
+  phone: string;
+  message: string;
+  pet_history_image: string | null;
+  status: string;
+  reason: string | null;
+  requested_at: string;
+  responded_at: string | null;
+};
+
+/** The fold's secondary indexes (owner → ads, ad → requests, requester → requests), so a deletion is cheap. */
+const addTo = (index: Map<string, Set<string>>, key: string, id: string) => {
+  const ids = index.get(key);
+  if (ids) ids.add(id);
+  else index.set(key, new Set([id]));
+};
+const removeFrom = (index: Map<string, Set<string>>, key: string, id: string) => {
+  const ids = index.get(key);
+  if (ids?.delete(id) && ids.size === 0) index.delete(key);
+};
 
 /** `adoption_ads` and `adoption_requests`: the listing, an owner's ads with their requests, a requester's history. */
 export const adoptionAdsProjection = defineProjection({
@@ -144,5 +198,166 @@ export const adoptionAdsProjection = defineProjection({
         return;
       }
     }
+  },
+  fold: () => {
+    const ads = new Map<string, AdRow>();
+    const requests = new Map<string, RequestRow>();
+    const adsByOwner = new Map<string, Set<string>>();
+    const requestsByAd = new Map<string, Set<string>>();
+    const requestsByRequester = new Map<string, Set<string>>();
+
+    const forgetRequest = (request: RequestRow) => {
+      requests.delete(request.id);
+      removeFrom(requestsByAd, request.ad_id, request.id);
+      removeFrom(requestsByRequester, request.requester_id, request.id);
+    };
+    const respond = (requestId: string, status: string, at: string, reason: string | null = null) => {
+      const request = requests.get(requestId);
+      if (!request) return;
+      request.status = status;
+      request.responded_at = at;
+      request.reason = reason;
+    };
+    /** As `forgetUser`: their ads with every request on them, then their requests (one fewer on each ad). */
+    const forgetOwnerAndRequester = (userId: string) => {
+      for (const adId of adsByOwner.get(userId) ?? []) {
+        ads.delete(adId);
+        for (const requestId of requestsByAd.get(adId) ?? []) {
+          const request = requests.get(requestId)!;
+          requests.delete(requestId);
+          removeFrom(requestsByRequester, request.requester_id, requestId);
+        }
+        requestsByAd.delete(adId);
+      }
+      adsByOwner.delete(userId);
+      for (const requestId of requestsByRequester.get(userId) ?? []) {
+        const request = requests.get(requestId)!;
+        requests.delete(requestId);
+        removeFrom(requestsByAd, request.ad_id, requestId);
+        const ad = ads.get(request.ad_id);
+        if (ad) ad.request_count -= 1;
+      }
+      requestsByRequester.delete(userId);
+    };
+
+    return {
+      apply(recorded) {
+        const event = recorded as unknown as Handled;
+        if (event.type === 'UserDeleted') {
+          forgetOwnerAndRequester(event.data.userId);
+          return;
+        }
+        const adId = adIdOfStream(recorded.streamId);
+        switch (event.type) {
+          case 'AdoptionAdPublished': {
+            if (ads.has(adId)) return;
+            const { details: d, ownerId, publishedAt } = event.data;
+            // A detail the event lacks would be inserted as NULL (none of these columns has another default).
+            ads.set(adId, {
+              id: adId,
+              owner_id: ownerId,
+              name: d.name,
+              age: d.age,
+              age_unit: d.ageUnit,
+              pet_type: d.petType,
+              breed: d.breed,
+              gender: d.gender ?? null,
+              size: d.size ?? null,
+              vaccinated: d.vaccinated ?? null,
+              spayed_neutered: d.spayedNeutered ?? null,
+              good_with_children: d.goodWithChildren ?? null,
+              good_with_dogs: d.goodWithDogs ?? null,
+              good_with_cats: d.goodWithCats ?? null,
+              description: d.description,
+              location: d.location,
+              image_url: d.imageUrl,
+              status: 'available',
+              request_count: 0,
+              created_at: publishedAt,
+              updated_at: publishedAt,
+              deleted_at: null,
+            });
+            addTo(adsByOwner, ownerId, adId);
+            return;
+          }
+          case 'AdoptionAdUpdated': {
+            const ad = ads.get(adId) as FoldedRow | undefined;
+            if (!ad) return;
+            const changes = event.data.changes;
+            for (const key in changes) {
+              if (Object.hasOwn(DETAIL_COLUMNS, key)) {
+                ad[DETAIL_COLUMNS[key as keyof PetDetails]] = changes[key as keyof PetDetails];
+              }
+            }
+            ad.updated_at = event.data.updatedAt;
+            return;
+          }
+          case 'AdoptionAdDeleted': {
+            const ad = ads.get(adId);
+            if (!ad) return;
+            ad.status = 'deleted';
+            ad.deleted_at = event.data.deletedAt;
+            ad.updated_at = event.data.deletedAt;
+            return;
+          }
+          case 'AdoptionRequested': {
+            const d = event.data;
+            const ad = ads.get(adId);
+            if (!ad || requests.has(d.requestId)) return;
+            requests.set(d.requestId, {
+              id: d.requestId,
+              ad_id: adId,
+              requester_id: d.requesterId,
+              name: d.name,
+              email: d.email,
+              phone: d.phone,
+              message: d.message,
+              pet_history_image: d.petHistoryImage ?? null,
+              status: 'pending',
+              reason: null,
+              requested_at: d.requestedAt,
+              responded_at: null,
+            });
+            addTo(requestsByAd, adId, d.requestId);
+            addTo(requestsByRequester, d.requesterId, d.requestId);
+            ad.request_count += 1;
+            return;
+          }
+          case 'AdoptionRequestDeleted': {
+            const request = requests.get(event.data.requestId);
+            if (!request) return;
+            forgetRequest(request);
+            // Like `apply`: the count of the ad whose stream recorded the deletion.
+            const ad = ads.get(adId);
+            if (ad) ad.request_count -= 1;
+            return;
+          }
+          case 'AdoptionRequestAccepted':
+            respond(event.data.requestId, 'accepted', event.data.acceptedAt);
+            return;
+          case 'PetAdopted': {
+            const ad = ads.get(adId);
+            if (!ad) return;
+            ad.status = 'adopted';
+            ad.updated_at = event.data.adoptedAt;
+            return;
+          }
+          case 'AdoptionRequestRejected':
+            respond(event.data.requestId, 'rejected', event.data.rejectedAt, event.data.reason);
+            return;
+          case 'AdoptionRequestWithdrawn':
+            respond(event.data.requestId, 'withdrawn', event.data.withdrawnAt);
+            return;
+          case 'AdoptionRequestClosed':
+            respond(event.data.requestId, 'closed', event.data.closedAt, event.data.reason);
+            return;
+          default: {
+            const _exhaustive: never = event;
+            return;
+          }
+        }
+      },
+      rows: () => ({ adoption_ads: ads.values(), adoption_requests: requests.values() }),
+    };
   },
 });

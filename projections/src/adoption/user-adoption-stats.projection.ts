@@ -18,6 +18,30 @@ const dropRequests = (tx: Knex.Transaction, removed: string) =>
 
 type Handled = AdoptionEvent | Extract<UserEvent, { type: 'UserDeleted' }>;
 
+const COUNTED_EVENT_TYPES = [
+  'AdoptionAdPublished',
+  'AdoptionAdDeleted',
+  'AdoptionRequested',
+  'AdoptionRequestDeleted',
+  'UserDeleted',
+] as const satisfies Handled['type'][];
+type Counted = Extract<Handled, { type: (typeof COUNTED_EVENT_TYPES)[number] }>;
+
+type StatsRow = { user_id: string; ads: number; requests: number };
+type AdOwnerRow = { ad_id: string; owner_id: string };
+type CountedRequestRow = { request_id: string; ad_id: string; requester_id: string };
+
+/** The fold's secondary indexes (owner → ads, ad → requests, requester → requests), so a deletion is cheap. */
+const addTo = (index: Map<string, Set<string>>, key: string, id: string) => {
+  const ids = index.get(key);
+  if (ids) ids.add(id);
+  else index.set(key, new Set([id]));
+};
+const removeFrom = (index: Map<string, Set<string>>, key: string, id: string) => {
+  const ids = index.get(key);
+  if (ids?.delete(id) && ids.size === 0) index.delete(key);
+};
+
 /**
  * Per-user counts for the admin statistics: live ads owned and adoption requests sent (each still in the read
  * models: one an administrator deleted, or one on an ad whose owner was deleted, no longer counts). Its lookups
@@ -26,13 +50,7 @@ type Handled = AdoptionEvent | Extract<UserEvent, { type: 'UserDeleted' }>;
 export const userAdoptionStatsProjection = defineProjection({
   name: 'user-adoption-stats',
   tables: ['user_adoption_stats', 'user_adoption_stats_ads', 'user_adoption_stats_requests'],
-  handles: [
-    'AdoptionAdPublished',
-    'AdoptionAdDeleted',
-    'AdoptionRequested',
-    'AdoptionRequestDeleted',
-    'UserDeleted',
-  ] satisfies Handled['type'][],
+  handles: COUNTED_EVENT_TYPES,
   async apply(tx, recorded) {
     const event = { type: recorded.type, data: recorded.data } as Handled;
     const adId = adIdOfStream(recorded.streamId);
@@ -91,5 +109,94 @@ export const userAdoptionStatsProjection = defineProjection({
       default:
         return;
     }
+  },
+  fold: () => {
+    const stats = new Map<string, StatsRow>();
+    const adOwners = new Map<string, AdOwnerRow>();
+    const counted = new Map<string, CountedRequestRow>();
+    const adsByOwner = new Map<string, Set<string>>();
+    const countedByAd = new Map<string, Set<string>>();
+    const countedByRequester = new Map<string, Set<string>>();
+
+    /** As `bump`: a user without a row gets one, the other count at its default 0. */
+    const add = (userId: string, column: 'ads' | 'requests', by: number) => {
+      const row = stats.get(userId);
+      if (row) row[column] += by;
+      else if (column === 'ads') stats.set(userId, { user_id: userId, ads: by, requests: 0 });
+      else stats.set(userId, { user_id: userId, ads: 0, requests: by });
+    };
+    /** As `dropRequests` for one request: its requester counts one fewer, if they have a row. */
+    const drop = (request: CountedRequestRow) => {
+      counted.delete(request.request_id);
+      removeFrom(countedByAd, request.ad_id, request.request_id);
+      removeFrom(countedByRequester, request.requester_id, request.request_id);
+      const row = stats.get(request.requester_id);
+      if (row) row.requests -= 1;
+    };
+
+    return {
+      apply(recorded) {
+        const event = recorded as unknown as Counted;
+        switch (event.type) {
+          case 'AdoptionAdPublished': {
+            const adId = adIdOfStream(recorded.streamId);
+            const ownerId = event.data.ownerId;
+            if (!adOwners.has(adId)) {
+              adOwners.set(adId, { ad_id: adId, owner_id: ownerId });
+              addTo(adsByOwner, ownerId, adId);
+            }
+            // Counted even when the ad was already known, as `apply` does.
+            add(ownerId, 'ads', 1);
+            return;
+          }
+          case 'AdoptionAdDeleted': {
+            const owner = adOwners.get(adIdOfStream(recorded.streamId));
+            if (owner) add(owner.owner_id, 'ads', -1);
+            return;
+          }
+          case 'AdoptionRequested': {
+            const adId = adIdOfStream(recorded.streamId);
+            const { requestId, requesterId } = event.data;
+            if (!adOwners.has(adId) || counted.has(requestId)) return;
+            counted.set(requestId, { request_id: requestId, ad_id: adId, requester_id: requesterId });
+            addTo(countedByAd, adId, requestId);
+            addTo(countedByRequester, requesterId, requestId);
+            add(requesterId, 'requests', 1);
+            return;
+          }
+          case 'AdoptionRequestDeleted': {
+            const request = counted.get(event.data.requestId);
+            if (request) drop(request);
+            return;
+          }
+          case 'UserDeleted': {
+            const userId = event.data.userId;
+            for (const adId of adsByOwner.get(userId) ?? []) {
+              // `drop` takes each request out of the set being iterated: a Set's iteration allows that.
+              for (const requestId of countedByAd.get(adId) ?? []) drop(counted.get(requestId)!);
+              adOwners.delete(adId);
+            }
+            adsByOwner.delete(userId);
+            for (const requestId of countedByRequester.get(userId) ?? []) {
+              const request = counted.get(requestId)!;
+              counted.delete(requestId);
+              removeFrom(countedByAd, request.ad_id, requestId);
+            }
+            countedByRequester.delete(userId);
+            stats.delete(userId);
+            return;
+          }
+          default: {
+            const _exhaustive: never = event;
+            return;
+          }
+        }
+      },
+      rows: () => ({
+        user_adoption_stats: stats.values(),
+        user_adoption_stats_ads: adOwners.values(),
+        user_adoption_stats_requests: counted.values(),
+      }),
+    };
   },
 });

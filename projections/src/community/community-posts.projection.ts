@@ -3,6 +3,40 @@ import { COMMUNITY_EVENT_TYPES, type CommunityEvent, type UserEvent } from '@paw
 import { defineProjection } from '@pawhaven/platform';
 import { prepared } from './prepared';
 
+/** Rows as `apply` leaves them, every column included (defaults from migration 0120). */
+type PostRow = {
+  id: string;
+  author_id: string;
+  caption: string;
+  image_url: string;
+  author_is_veterinarian: boolean;
+  like_count: number;
+  comment_count: number;
+  created_at: string;
+  updated_at: string;
+};
+type LikeRow = { post_id: string; user_id: string; liked_at: string };
+type CommentRow = {
+  id: string;
+  post_id: string;
+  author_id: string;
+  content: string;
+  parent_comment_id: string | null;
+  deleted: boolean;
+  created_at: string;
+  deleted_at: string | null;
+  thread_id: string;
+  thread_created_at: string;
+  live_replies: number;
+};
+type StatsRow = {
+  user_id: string;
+  posts: number;
+  comments: number;
+  likes_given: number;
+  likes_received: number;
+};
+
 /**
  * Adds per-user deltas to `user_community_stats`. `deltas` is a SELECT (or CTE name) yielding
  * (user_id, posts, comments, likes_given, likes_received); one user may appear in several rows (liking one's own
@@ -22,6 +56,24 @@ const addStats = (deltas: string) => `
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Ids that can reach a uuid column: anything else would stop the projector for good, so it is skipped. */
 const uuids = (...ids: (string | null)[]) => ids.every((id) => id === null || UUID.test(id));
+/**
+ * The fold's form of `uuids` for one id: the same test, and the id as PostgreSQL keeps it in a uuid column
+ * (lower case), so the fold's keys match as the columns do; `undefined` when `apply` would skip the event.
+ */
+const uuidKey = (id: unknown): string | null | undefined =>
+  id === null ? null : typeof id === 'string' && UUID.test(id) ? id.toLowerCase() : undefined;
+
+const addTo = <V>(index: Map<string, Set<V>>, key: string, value: V) => {
+  const set = index.get(key);
+  if (set) set.add(value);
+  else index.set(key, new Set<V>().add(value));
+};
+const removeFrom = <V>(index: Map<string, Set<V>>, key: string, value: V) => {
+  const set = index.get(key);
+  if (set?.delete(value) && set.size === 0) index.delete(key);
+};
+/** A map's values, iterable as often as the reader likes. */
+const valuesOf = <V>(map: Map<unknown, V>): Iterable<V> => ({ [Symbol.iterator]: () => map.values() });
 
 /** Adds `by` to the number of live posts, from the CTE `p` (one row per post published or removed). */
 const addTotal = (by: 1 | -1) => `
@@ -246,5 +298,236 @@ export const communityPostsProjection = defineProjection({
         return;
       }
     }
+  },
+  fold: () => {
+    /** A live post with what leaves with it: its likes (liker → like) and the ids of its comments. */
+    type FoldedPost = { row: PostRow; likes: Map<string, LikeRow>; commentIds: Set<string> };
+    const posts = new Map<string, FoldedPost>();
+    const comments = new Map<string, CommentRow>();
+    const stats = new Map<string, StatsRow>();
+    let totals: { id: true; posts: number } | undefined;
+    // What a deleted user leaves: their posts, the posts they like, their comments.
+    const postsByAuthor = new Map<string, Set<string>>();
+    const likedByUser = new Map<string, Set<string>>();
+    const commentsByAuthor = new Map<string, Set<string>>();
+
+    /** `addStats` for one user: the row is created (zeros) by the first delta, even one of 0 or below. */
+    const count = (
+      userId: string,
+      posts: number,
+      comments: number,
+      likesGiven: number,
+      likesReceived: number,
+    ) => {
+      let s = stats.get(userId);
+      if (!s)
+        stats.set(
+          userId,
+          (s = { user_id: userId, posts: 0, comments: 0, likes_given: 0, likes_received: 0 }),
+        );
+      s.posts += posts;
+      s.comments += comments;
+      s.likes_given += likesGiven;
+      s.likes_received += likesReceived;
+    };
+    const addTotal = (by: 1 | -1) => {
+      if (totals) totals.posts += by;
+      else totals = { id: true, posts: by };
+    };
+
+    /** `moveLiveReplies`: from a comment of the post up through its ancestors (parents are not checked for post). */
+    const moveLiveReplies = (postId: string, fromCommentId: string, by: 1 | -1) => {
+      let c = comments.get(fromCommentId);
+      if (c?.post_id !== postId) return;
+      // A chain visits each comment once; the cap only stops a cycle (the recursive CTE would never end on one).
+      for (let left = comments.size; c && left > 0; left--) {
+        c.live_replies += by;
+        c = c.parent_comment_id === null ? undefined : comments.get(c.parent_comment_id);
+      }
+    };
+
+    // Likes and comments exist only on live posts (both are inserted from `posts`), so a post absent here has none.
+    const deletePost = (postId: string) => {
+      const post = posts.get(postId);
+      if (!post) return;
+      posts.delete(postId);
+      removeFrom(postsByAuthor, post.row.author_id, postId);
+      addTotal(-1);
+      count(post.row.author_id, -1, 0, 0, -post.likes.size);
+      for (const like of post.likes.values()) {
+        removeFrom(likedByUser, like.user_id, postId);
+        count(like.user_id, 0, 0, -1, 0);
+      }
+      for (const id of post.commentIds) {
+        const c = comments.get(id)!;
+        comments.delete(id);
+        removeFrom(commentsByAuthor, c.author_id, id);
+        if (!c.deleted) count(c.author_id, 0, -1, 0, 0);
+      }
+    };
+
+    const deleteComment = (postId: string, commentId: string, at: string) => {
+      const c = comments.get(commentId);
+      if (!c || c.post_id !== postId || c.deleted) return;
+      c.deleted = true;
+      c.content = '';
+      c.deleted_at = at;
+      const post = posts.get(postId);
+      if (post) {
+        post.row.comment_count -= 1;
+        count(c.author_id, 0, -1, 0, 0);
+      }
+      if (c.parent_comment_id !== null) moveLiveReplies(postId, c.parent_comment_id, -1);
+    };
+
+    const unlike = (postId: string, userId: string) => {
+      const post = posts.get(postId);
+      if (!post?.likes.delete(userId)) return;
+      removeFrom(likedByUser, userId, postId);
+      post.row.like_count -= 1;
+      count(userId, 0, 0, -1, 0);
+      count(post.row.author_id, 0, 0, 0, -1);
+    };
+
+    /** `forgetUser`, step by step (the lists are taken before each step changes them, as the SQL plucks them). */
+    const forgetUser = (userId: string, at: string) => {
+      for (const postId of [...(postsByAuthor.get(userId) ?? [])]) deletePost(postId);
+      for (const postId of [...(likedByUser.get(userId) ?? [])]) unlike(postId, userId);
+      const authored = [...(commentsByAuthor.get(userId) ?? [])];
+      for (const id of authored) {
+        const c = comments.get(id)!;
+        if (!c.deleted) deleteComment(c.post_id, id, at);
+      }
+      commentsByAuthor.delete(userId);
+      for (const id of authored) {
+        const c = comments.get(id)!;
+        if (c.live_replies === 0) {
+          comments.delete(id);
+          posts.get(c.post_id)!.commentIds.delete(id);
+        } else {
+          c.author_id = '';
+          addTo(commentsByAuthor, '', id);
+        }
+      }
+      stats.delete(userId);
+    };
+
+    return {
+      apply(recorded) {
+        if (recorded.type === 'UserDeleted') {
+          const d = recorded.data as Extract<UserEvent, { type: 'UserDeleted' }>['data'];
+          forgetUser(d.userId, d.deletedAt);
+          return;
+        }
+        const event = recorded as unknown as CommunityEvent;
+        const postId = uuidKey(event.data.postId);
+        // A null post id matches no row (`apply` would fail to publish one).
+        if (postId == null) return;
+        switch (event.type) {
+          case 'PostPublished': {
+            const d = event.data;
+            if (posts.has(postId)) return;
+            posts.set(postId, {
+              row: {
+                id: postId,
+                author_id: d.authorId,
+                caption: d.caption,
+                image_url: d.imageUrl,
+                author_is_veterinarian: d.authorIsVeterinarian,
+                like_count: 0,
+                comment_count: 0,
+                created_at: d.publishedAt,
+                updated_at: d.publishedAt,
+              },
+              likes: new Map(),
+              commentIds: new Set(),
+            });
+            addTo(postsByAuthor, d.authorId, postId);
+            addTotal(1);
+            count(d.authorId, 1, 0, 0, 0);
+            return;
+          }
+          case 'PostCaptionEdited': {
+            const post = posts.get(postId);
+            if (!post) return;
+            post.row.caption = event.data.caption;
+            post.row.updated_at = event.data.editedAt;
+            return;
+          }
+          case 'PostDeleted':
+            deletePost(postId);
+            return;
+          case 'CommentAdded': {
+            const d = event.data;
+            const commentId = uuidKey(d.commentId);
+            const parentId = uuidKey(d.parentCommentId);
+            if (commentId == null || parentId === undefined) return;
+            const post = posts.get(postId);
+            if (!post || comments.has(commentId)) return;
+            const parent = parentId === null ? undefined : comments.get(parentId);
+            // The parent's thread only if the parent is of this post; otherwise the comment starts its own.
+            const thread = parent?.post_id === postId ? parent : undefined;
+            comments.set(commentId, {
+              id: commentId,
+              post_id: postId,
+              author_id: d.authorId,
+              content: d.content,
+              parent_comment_id: parentId,
+              deleted: false,
+              created_at: d.addedAt,
+              deleted_at: null,
+              thread_id: thread ? thread.thread_id : commentId,
+              thread_created_at: thread ? thread.thread_created_at : d.addedAt,
+              live_replies: 0,
+            });
+            post.commentIds.add(commentId);
+            addTo(commentsByAuthor, d.authorId, commentId);
+            post.row.comment_count += 1;
+            count(d.authorId, 0, 1, 0, 0);
+            if (parentId !== null) moveLiveReplies(postId, parentId, 1);
+            return;
+          }
+          case 'CommentDeleted': {
+            const commentId = uuidKey(event.data.commentId);
+            if (commentId == null) return;
+            deleteComment(postId, commentId, event.data.deletedAt);
+            return;
+          }
+          case 'PostLiked': {
+            const d = event.data;
+            const post = posts.get(postId);
+            if (!post || post.likes.has(d.userId)) return;
+            post.likes.set(d.userId, { post_id: postId, user_id: d.userId, liked_at: d.likedAt });
+            addTo(likedByUser, d.userId, postId);
+            post.row.like_count += 1;
+            count(d.userId, 0, 0, 1, 0);
+            count(post.row.author_id, 0, 0, 0, 1);
+            return;
+          }
+          case 'PostUnliked':
+            unlike(postId, event.data.userId);
+            return;
+          default: {
+            const _exhaustive: never = event;
+            return;
+          }
+        }
+      },
+      rows: () => ({
+        posts: {
+          *[Symbol.iterator]() {
+            for (const post of posts.values()) yield post.row;
+          },
+        },
+        post_likes: {
+          *[Symbol.iterator]() {
+            for (const post of posts.values()) yield* post.likes.values();
+          },
+        },
+        post_comments: valuesOf(comments),
+        user_community_stats: valuesOf(stats),
+        community_totals: totals ? [totals] : [],
+      }),
+    };
   },
 });

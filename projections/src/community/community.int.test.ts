@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSISTENT_AFTER_HEADER } from '@pawhaven/contracts';
 import { PostgresEventStore, rebuildProjection } from '@pawhaven/platform';
@@ -344,6 +345,36 @@ describe('user activity', () => {
     expect(want[B]).not.toBe(times[0]);
   });
 
+  it('moves it at a minute to the millisecond, the same whether rebuilt in memory or through apply', async () => {
+    // Dave's events at 0, 59.999, 60.0004, 61, 119.5, 120.0009 and 120.5 s from a whole second, then a millisecond
+    // apart: the log keeps microseconds, an event's time reads in milliseconds. His time moves at 0, 60 and 120 s
+    // (not at 61 s, as it would if a minute had to be exceeded).
+    await t.db.pool.query(
+      `WITH o AS (SELECT position, row_number() OVER (ORDER BY transaction_id, position) AS n
+                    FROM events WHERE metadata->>'actorId' = $1),
+            first AS (SELECT date_trunc('second', min(created_at)) AS at FROM events WHERE metadata->>'actorId' = $1)
+       UPDATE events e
+          SET created_at = first.at + make_interval(secs => coalesce(($2::float8[])[o.n], 120.5 + o.n / 1000.0))
+       FROM o, first WHERE e.position = o.position`,
+      [D, [0, 59.999, 60.0004, 61, 119.5, 120.0009, 120.5]],
+    );
+    const first = (
+      await rows(
+        `SELECT created_at FROM events WHERE metadata->>'actorId' = $1 ORDER BY transaction_id, position LIMIT 1`,
+        [D],
+      )
+    )[0]!.created_at as Date;
+    const activity = allProjections.find((p) => p.name === 'user-activity')!;
+    const byApply = await rebuildProjection(t.db.knex, store, { ...activity, fold: undefined });
+    expect(byApply.changedRows).toBeGreaterThan(0);
+    const applied = await actual();
+    expect(applied[D]).toBe(new Date(first.getTime() + 120_000).toISOString());
+    const inMemory = await rebuildProjection(t.db.knex, store, activity);
+    expect(inMemory.changedRows).toBe(0);
+    expect(await actual()).toEqual(applied);
+    expect(applied).toEqual(await expected());
+  });
+
   it('follows sign-ins and the commands of every context, not what strangers can cause', async () => {
     const user = await t.api.registerVerifiedUser();
     const res = await t.api.get('/api/config', undefined, { [CONSISTENT_AFTER_HEADER]: user.position });
@@ -354,5 +385,191 @@ describe('user activity', () => {
       expect(handles.has(type), type).toBe(true);
     for (const type of ['PasswordResetCodeIssued', 'RegistrationCodeRejected'])
       expect(handles.has(type), type).toBe(false);
+  });
+});
+
+describe("a deleted user's community data, and histories the command side would never write", () => {
+  const E = 'user-erin';
+  const F = 'user-frank';
+  const ids = { pE: '', pF: '', c: {} as Record<string, string> };
+
+  /** Appends one event as the command side would record it, without its rules. */
+  const raw = (stream: string, type: string, data: Record<string, unknown>, actorId: string) =>
+    at(store.append(stream, [{ type, data, metadata: { actorId } }], 'any'));
+  const rawComment = (key: string, postId: string, authorId: string, parentCommentId: string | null) => {
+    ids.c[key] = randomUUID();
+    return raw(
+      `post-${postId}`,
+      'CommentAdded',
+      {
+        commentId: ids.c[key],
+        postId,
+        postAuthorId: 'unknown-author',
+        authorId,
+        content: `${key} text`,
+        parentCommentId,
+        parentAuthorId: null,
+        addedAt: log.tick(),
+      },
+      authorId,
+    );
+  };
+
+  /**
+   * Erin: a post (liked by Frank, Alice and herself, commented on by Frank), likes of Frank's and Alice's posts,
+   * and comments on Frank's post: e1 answered by Frank (f1, itself answered by Erin: e4), e2 unanswered, e5 ← e6
+   * (hers) ← f3 (Frank's); e3 on Carol's post, deleted by herself. Histories beside it: Frank's post published twice,
+   * a reply to a comment of another post (x1, then y1 below it: the live replies climb into that other post, as the
+   * SQL's walk does), a reply to a comment that never was, a comment id used twice, ids in upper case, an edit of a
+   * deleted post, a deletion naming the wrong post. Then Erin is deleted; afterwards Carol's post goes (Erin's comment on it went
+   * first), Frank's f1 is deleted (its parent e1, kept emptied, loses its last live reply), Erin likes again (a
+   * straggler), and she is deleted again.
+   */
+  beforeAll(async () => {
+    ids.pE = (await at(log.publish(E, { caption: 'Erin' }))).postId;
+    ids.pF = (await at(log.publish(F, { caption: 'Frank' }))).postId;
+    await at(log.publish(F, { postId: ids.pF, caption: 'Frank again' }));
+    for (const [post, user] of [
+      [ids.pE, F],
+      [ids.pE, A],
+      [ids.pE, E],
+      [ids.pF, E],
+      [s.p1, E],
+    ] as const)
+      await at(log.like(post, user));
+    const comment = async (key: string, post: string, user: string, parent?: string) => {
+      ids.c[key] = (
+        await at(log.comment(post, user, `${key} text`, parent ? ids.c[parent]! : null))
+      ).commentId;
+    };
+    await comment('e1', ids.pF, E);
+    await comment('f1', ids.pF, F, 'e1');
+    await comment('e4', ids.pF, E, 'f1');
+    await comment('e2', ids.pF, E);
+    await comment('e5', ids.pF, E);
+    await comment('e6', ids.pF, E, 'e5');
+    await comment('f3', ids.pF, F, 'e6');
+    await comment('e3', s.p3, E);
+    await at(log.deleteComment(s.p3, ids.c.e3!));
+    await comment('f2', ids.pE, F);
+
+    await rawComment('x1', ids.pF, F, s.c.c3!);
+    await rawComment('y1', ids.pF, F, ids.c.x1!);
+    await rawComment('orphan', ids.pF, F, randomUUID());
+    await raw(
+      `post-${ids.pF}`,
+      'CommentAdded',
+      {
+        commentId: ids.c.f2!,
+        postId: ids.pF,
+        postAuthorId: F,
+        authorId: F,
+        content: 'the same id again',
+        parentCommentId: null,
+        parentAuthorId: null,
+        addedAt: log.tick(),
+      },
+      F,
+    );
+    await raw(
+      `post-${ids.pF}`,
+      'CommentAdded',
+      {
+        commentId: randomUUID().toUpperCase(),
+        postId: ids.pF.toUpperCase(),
+        postAuthorId: F,
+        authorId: A,
+        content: 'upper case ids',
+        parentCommentId: ids.c.f3!.toUpperCase(),
+        parentAuthorId: F,
+        addedAt: log.tick(),
+      },
+      A,
+    );
+    await raw(
+      `post-like-${ids.pF}-${B}`,
+      'PostLiked',
+      { postId: ids.pF.toUpperCase(), postAuthorId: F, userId: B, likedAt: log.tick() },
+      B,
+    );
+    await raw(
+      `post-${ids.pF}`,
+      'CommentDeleted',
+      {
+        commentId: ids.c.orphan!.toUpperCase(),
+        postId: ids.pF.toUpperCase(),
+        authorId: F,
+        actorId: F,
+        byAdmin: false,
+        deletedAt: log.tick(),
+      },
+      F,
+    );
+    await at(log.editCaption(s.p2, 'Edited after its deletion'));
+    await raw(
+      `post-${ids.pF}`,
+      'CommentDeleted',
+      { commentId: s.c.c3!, postId: ids.pF, authorId: C, actorId: C, byAdmin: false, deletedAt: log.tick() },
+      C,
+    );
+
+    const forget = (userId: string) =>
+      raw(
+        `user-${userId}`,
+        'UserDeleted',
+        { userId, deletedBy: 'admin-1', deletedAt: log.tick() },
+        'admin-1',
+      );
+    await forget(E);
+    await at(log.deletePost(s.p3));
+    await at(log.deleteComment(ids.pF, ids.c.f1!));
+    await at(log.like(ids.pF, E));
+    await forget(E);
+    await at(log.like(ids.pF, E));
+    await settle();
+  });
+
+  it('removes their posts (with every like and comment on them), likes and unanswered comments; keeps answered ones emptied, without author', async () => {
+    expect(await rows(`SELECT id FROM posts WHERE id = $1`, [ids.pE])).toEqual([]);
+    expect(await rows(`SELECT * FROM post_comments WHERE post_id = $1`, [ids.pE])).toEqual([]);
+    const c = ids.c;
+    const comments = await rows(
+      `SELECT id, author_id, content, deleted, live_replies FROM post_comments WHERE id = ANY($1) ORDER BY created_at`,
+      [[c.e1, c.f1, c.e4, c.e2, c.e5, c.e6, c.f3, c.e3]],
+    );
+    expect(comments).toEqual([
+      { id: c.e1, author_id: '', content: '', deleted: true, live_replies: 0 },
+      { id: c.f1, author_id: F, content: '', deleted: true, live_replies: 0 },
+      { id: c.e5, author_id: '', content: '', deleted: true, live_replies: 2 },
+      { id: c.e6, author_id: '', content: '', deleted: true, live_replies: 2 },
+      { id: c.f3, author_id: F, content: 'f3 text', deleted: false, live_replies: 1 },
+    ]);
+    // The stragglers' like (recorded after the deletion) counts again: the read model follows the log.
+    expect(await rows(`SELECT post_id FROM post_likes WHERE user_id = $1`, [E])).toEqual([
+      { post_id: ids.pF },
+    ]);
+    // y1 below x1 below p1's c3: the walk up from y1 crosses into the other post (x1's own start did not).
+    expect(await rows(`SELECT live_replies FROM post_comments WHERE id = $1`, [s.c.c3])).toEqual([
+      { live_replies: 1 },
+    ]);
+    const stats = await rows(
+      `SELECT user_id, posts, comments, likes_given, likes_received FROM user_community_stats WHERE user_id = ANY($1)
+       ORDER BY user_id`,
+      [[E, F]],
+    );
+    expect(stats).toEqual([
+      { user_id: E, posts: 0, comments: 0, likes_given: 1, likes_received: 0 },
+      // Live: f3, x1 and y1 (f1 and the orphan deleted, f2 gone with Erin's post); liked by Bob and Erin.
+      { user_id: F, posts: 1, comments: 3, likes_given: 0, likes_received: 2 },
+    ]);
+  });
+
+  it('rebuilds to the same rows as the live projector made, changing none', async () => {
+    const before = await dump();
+    for (const p of communityProjections()) {
+      const result = await rebuildProjection(t.db.knex, store, p);
+      expect(result.changedRows, p.name).toBe(0);
+    }
+    expect(await dump()).toEqual(before);
   });
 });

@@ -11,6 +11,8 @@ import { prepared } from './prepared';
 
 /** A user's last activity moves only when it moves forward by at least this much (one write a minute at most). */
 export const ACTIVITY_THROTTLE = '1 minute';
+/** ACTIVITY_THROTTLE in milliseconds, for the fold (event times are whole milliseconds, as `apply` binds them). */
+const ACTIVITY_THROTTLE_MS = 60_000;
 
 /**
  * Events anyone who knows an address can cause, without being that account's owner (asking for a code, typing a
@@ -63,5 +65,27 @@ export const userActivityProjection = defineProjection({
        WHERE EXCLUDED.last_active >= a.last_active + interval '${ACTIVITY_THROTTLE}'`,
       [actorId, recorded.createdAt],
     );
+  },
+  fold: () => {
+    /** User id → last activity, as milliseconds since the epoch. */
+    const lastActive = new Map<string, number>();
+    return {
+      apply(recorded) {
+        if (recorded.type === 'UserDeleted') lastActive.delete((recorded.data as { userId: string }).userId);
+        const actorId = recorded.metadata.actorId;
+        if (typeof actorId !== 'string' || actorId === '' || actorId === 'system') return;
+        const at = recorded.createdAt.getTime();
+        const was = lastActive.get(actorId);
+        if (was === undefined || at >= was + ACTIVITY_THROTTLE_MS) lastActive.set(actorId, at);
+      },
+      rows: () => ({
+        user_activity: {
+          *[Symbol.iterator]() {
+            for (const [userId, at] of lastActive)
+              yield { user_id: userId, last_active: new Date(at).toISOString() };
+          },
+        },
+      }),
+    };
   },
 });

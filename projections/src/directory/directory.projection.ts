@@ -6,7 +6,7 @@ import {
   type NgoListedData,
   type TeamMemberAddedData,
 } from '@pawhaven/contracts';
-import { defineProjection, type RecordedEvent } from '@pawhaven/platform';
+import { defineProjection, type FoldedRow, type RecordedEvent } from '@pawhaven/platform';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -21,6 +21,82 @@ const timeOf = (value: unknown, recorded: RecordedEvent): string =>
 const json = (value: unknown) => JSON.stringify(value);
 
 /**
+ * The row each event names, jsonb columns as plain values: the fold hands them over as they are, `apply` binds them
+ * as JSON text (knex would bind an array as a PostgreSQL array). Null for an id that is not a UUID.
+ */
+function ngoRow(d: Partial<NgoListedData>, recorded: RecordedEvent) {
+  if (!UUID.test(str(d.ngoId))) return null;
+  return {
+    id: str(d.ngoId),
+    sort_order: order(d.order),
+    name: str(d.name),
+    description: str(d.description),
+    phone: str(d.contact?.phone),
+    email: str(d.contact?.email),
+    image: str(d.image),
+    mission: str(d.mission),
+    services: strings(d.services),
+    listed_at: timeOf(d.listedAt, recorded),
+  };
+}
+
+function clinicRow(d: Partial<ClinicListedData>, recorded: RecordedEvent) {
+  if (!UUID.test(str(d.clinicId))) return null;
+  return {
+    id: str(d.clinicId),
+    sort_order: order(d.order),
+    name: str(d.name),
+    location: str(d.location),
+    image: str(d.image),
+    veterinarians: Array.isArray(d.veterinarians)
+      ? d.veterinarians.map((v) => ({ name: str(v?.name), specialization: str(v?.specialization) }))
+      : [],
+    services_offered: strings(d.servicesOffered),
+    phone: str(d.contact?.phone),
+    email: str(d.contact?.email) || null,
+    listed_at: timeOf(d.listedAt, recorded),
+  };
+}
+
+function faqRow(d: Partial<FaqPublishedData>, recorded: RecordedEvent) {
+  if (!UUID.test(str(d.faqId))) return null;
+  return {
+    id: str(d.faqId),
+    sort_order: order(d.order),
+    question: str(d.question),
+    answer: str(d.answer),
+    published_at: timeOf(d.publishedAt, recorded),
+  };
+}
+
+function teamMemberRow(d: Partial<TeamMemberAddedData>, recorded: RecordedEvent) {
+  if (!UUID.test(str(d.memberId))) return null;
+  const details = d.details;
+  const contact = d.contact;
+  return {
+    id: str(d.memberId),
+    sort_order: order(d.order),
+    name: str(d.name),
+    role: str(d.role),
+    image: str(d.image),
+    summary: str(d.summary),
+    details: {
+      education: strings(details?.education),
+      experience: strings(details?.experience),
+      achievements: strings(details?.achievements),
+      facilities: strings(details?.facilities),
+    },
+    contact: {
+      phone: str(contact?.phone),
+      email: str(contact?.email),
+      website: str(contact?.website),
+      location: str(contact?.location),
+    },
+    added_at: timeOf(d.addedAt, recorded),
+  };
+}
+
+/**
  * The NGO and clinic directories, the FAQ and the team (`ngos`, `clinics`, `faq_items`, `team_members`): one row
  * per entry, from the events the seed files were appended as. Everything comes from the events' data, so a rebuild
  * reproduces the same rows. An event whose id is not a UUID names nothing and is skipped.
@@ -31,92 +107,41 @@ export const directoryProjection = defineProjection({
   handles: DIRECTORY_EVENT_TYPES,
   async apply(tx, recorded) {
     const event = { type: recorded.type, data: recorded.data ?? {} } as DirectoryEvent;
+    // Listed again: the entry's every column is the new event's (ON CONFLICT DO UPDATE of all of them).
     switch (event.type) {
       case 'NgoListed': {
-        const d: Partial<NgoListedData> = event.data;
-        if (!UUID.test(str(d.ngoId))) return;
+        const row = ngoRow(event.data, recorded);
+        if (!row) return;
         await tx('ngos')
-          .insert({
-            id: d.ngoId,
-            sort_order: order(d.order),
-            name: str(d.name),
-            description: str(d.description),
-            phone: str(d.contact?.phone),
-            email: str(d.contact?.email),
-            image: str(d.image),
-            mission: str(d.mission),
-            services: json(strings(d.services)),
-            listed_at: timeOf(d.listedAt, recorded),
-          })
+          .insert({ ...row, services: json(row.services) })
           .onConflict('id')
           .merge();
         return;
       }
       case 'ClinicListed': {
-        const d: Partial<ClinicListedData> = event.data;
-        if (!UUID.test(str(d.clinicId))) return;
-        const vets = Array.isArray(d.veterinarians)
-          ? d.veterinarians.map((v) => ({ name: str(v?.name), specialization: str(v?.specialization) }))
-          : [];
+        const row = clinicRow(event.data, recorded);
+        if (!row) return;
         await tx('clinics')
           .insert({
-            id: d.clinicId,
-            sort_order: order(d.order),
-            name: str(d.name),
-            location: str(d.location),
-            image: str(d.image),
-            veterinarians: json(vets),
-            services_offered: json(strings(d.servicesOffered)),
-            phone: str(d.contact?.phone),
-            email: str(d.contact?.email) || null,
-            listed_at: timeOf(d.listedAt, recorded),
+            ...row,
+            veterinarians: json(row.veterinarians),
+            services_offered: json(row.services_offered),
           })
           .onConflict('id')
           .merge();
         return;
       }
       case 'FaqPublished': {
-        const d: Partial<FaqPublishedData> = event.data;
-        if (!UUID.test(str(d.faqId))) return;
-        await tx('faq_items')
-          .insert({
-            id: d.faqId,
-            sort_order: order(d.order),
-            question: str(d.question),
-            answer: str(d.answer),
-            published_at: timeOf(d.publishedAt, recorded),
-          })
-          .onConflict('id')
-          .merge();
+        const row = faqRow(event.data, recorded);
+        if (!row) return;
+        await tx('faq_items').insert(row).onConflict('id').merge();
         return;
       }
       case 'TeamMemberAdded': {
-        const d: Partial<TeamMemberAddedData> = event.data;
-        if (!UUID.test(str(d.memberId))) return;
-        const details = d.details;
-        const contact = d.contact;
+        const row = teamMemberRow(event.data, recorded);
+        if (!row) return;
         await tx('team_members')
-          .insert({
-            id: d.memberId,
-            sort_order: order(d.order),
-            name: str(d.name),
-            role: str(d.role),
-            image: str(d.image),
-            summary: str(d.summary),
-            details: json({
-              education: strings(details?.education),
-              experience: strings(details?.experience),
-              achievements: strings(details?.achievements),
-              facilities: strings(details?.facilities),
-            }),
-            contact: json({
-              phone: str(contact?.phone),
-              email: str(contact?.email),
-              website: str(contact?.website),
-              location: str(contact?.location),
-            }),
-            added_at: timeOf(d.addedAt, recorded),
-          })
+          .insert({ ...row, details: json(row.details), contact: json(row.contact) })
           .onConflict('id')
           .merge();
         return;
@@ -124,5 +149,38 @@ export const directoryProjection = defineProjection({
       default:
         return;
     }
+  },
+  fold: () => {
+    const ngos = new Map<string, FoldedRow>();
+    const clinics = new Map<string, FoldedRow>();
+    const faqItems = new Map<string, FoldedRow>();
+    const teamMembers = new Map<string, FoldedRow>();
+    /** Listed again: the new row replaces the old one whole, as the merge of every column does. */
+    const put = (table: Map<string, FoldedRow>, row: (FoldedRow & { id: string }) | null) => {
+      if (row) table.set(row.id, row);
+    };
+    return {
+      apply(recorded) {
+        const event = { type: recorded.type, data: recorded.data ?? {} } as DirectoryEvent;
+        switch (event.type) {
+          case 'NgoListed':
+            return put(ngos, ngoRow(event.data, recorded));
+          case 'ClinicListed':
+            return put(clinics, clinicRow(event.data, recorded));
+          case 'FaqPublished':
+            return put(faqItems, faqRow(event.data, recorded));
+          case 'TeamMemberAdded':
+            return put(teamMembers, teamMemberRow(event.data, recorded));
+          default:
+            return;
+        }
+      },
+      rows: () => ({
+        ngos: ngos.values(),
+        clinics: clinics.values(),
+        faq_items: faqItems.values(),
+        team_members: teamMembers.values(),
+      }),
+    };
   },
 });

@@ -22,6 +22,7 @@ type Totals = {
   community_members: number;
 };
 type UserRow = { id: string; is_veterinarian: boolean; is_admin: boolean; verified: boolean };
+type AdRow = { id: string; counted: boolean; adopted: boolean };
 
 /** Moves the figures by `delta` (nothing when it is all zeros). */
 async function bump(tx: Knex.Transaction, delta: Partial<Totals>) {
@@ -39,11 +40,15 @@ async function bump(tx: Knex.Transaction, delta: Partial<Totals>) {
   );
 }
 
-/** What a user adds to the figures: verified accounts that are not administrators count; vets count as vets too. */
-const contribution = (u: UserRow | undefined) => {
-  const member = !!u && u.verified && !u.is_admin;
-  return { community_members: member ? 1 : 0, registered_vets: member && u.is_veterinarian ? 1 : 0 };
-};
+/** Verified accounts that are not administrators count as community members; vets among them as vets too. */
+const isMember = (u: UserRow | undefined) => !!u && u.verified && !u.is_admin;
+const isVet = (u: UserRow | undefined) => !!u && isMember(u) && u.is_veterinarian;
+
+/** What a user adds to the figures. */
+const contribution = (u: UserRow | undefined) => ({
+  community_members: isMember(u) ? 1 : 0,
+  registered_vets: isVet(u) ? 1 : 0,
+});
 
 /** Changes a user's row and moves the figures by the difference it makes. */
 async function changeUser(
@@ -146,5 +151,99 @@ export const landingStatsProjection = defineProjection({
       default:
         return;
     }
+  },
+  fold: () => {
+    const totals: Totals = { ads_published: 0, pets_adopted: 0, registered_vets: 0, community_members: 0 };
+    // The row exists once a figure first moved (`bump` inserts it then), even if all are back at 0 since.
+    let totalsRow = false;
+    const move = (figure: keyof Totals, by: number) => {
+      if (by === 0) return;
+      totals[figure] += by;
+      totalsRow = true;
+    };
+    /** Moves the figures by the difference a user's change made, as `changeUser` does. */
+    const recount = (wasMember: boolean, wasVet: boolean, user: UserRow | undefined) => {
+      move('community_members', Number(isMember(user)) - Number(wasMember));
+      move('registered_vets', Number(isVet(user)) - Number(wasVet));
+    };
+    const users = new Map<string, UserRow>();
+    const ads = new Map<string, AdRow>();
+    return {
+      apply(recorded) {
+        const event = { type: recorded.type, data: recorded.data ?? {} } as Handled;
+        switch (event.type) {
+          case 'UserRegistered': {
+            const d = event.data;
+            const id = userIdOfStream(recorded.streamId);
+            const prev = users.get(id);
+            // A lapsed sign-up's stream can be registered again (by Google): the new registration replaces it.
+            const user: UserRow = {
+              id,
+              is_veterinarian: d.isVeterinarian === true,
+              is_admin: d.isAdmin === true,
+              verified: d.via !== 'password',
+            };
+            users.set(id, user);
+            recount(isMember(prev), isVet(prev), user);
+            return;
+          }
+          case 'RegistrationRenewed': {
+            const user = users.get(userIdOfStream(recorded.streamId));
+            if (!user) return;
+            const wasMember = isMember(user);
+            const wasVet = isVet(user);
+            user.is_veterinarian = event.data.isVeterinarian === true;
+            recount(wasMember, wasVet, user);
+            return;
+          }
+          case 'EmailVerified':
+          case 'GoogleAccountLinked': {
+            const user = users.get(userIdOfStream(recorded.streamId));
+            if (!user || user.verified) return;
+            const wasMember = isMember(user);
+            const wasVet = isVet(user);
+            user.verified = true;
+            recount(wasMember, wasVet, user);
+            return;
+          }
+          case 'UserDeleted': {
+            const user = users.get(event.data.userId);
+            if (!user) return;
+            users.delete(user.id);
+            recount(isMember(user), isVet(user), undefined);
+            return;
+          }
+          case 'AdoptionAdPublished': {
+            const id = adIdOfStream(recorded.streamId);
+            if (ads.has(id)) return; // ON CONFLICT DO NOTHING: published once
+            ads.set(id, { id, counted: true, adopted: false });
+            move('ads_published', 1);
+            return;
+          }
+          case 'AdoptionAdDeleted': {
+            if (event.data.byAdmin !== true) return;
+            const ad = ads.get(adIdOfStream(recorded.streamId));
+            if (!ad?.counted) return;
+            ad.counted = false;
+            move('ads_published', -1);
+            return;
+          }
+          case 'PetAdopted': {
+            const ad = ads.get(adIdOfStream(recorded.streamId));
+            if (!ad || ad.adopted) return;
+            ad.adopted = true;
+            move('pets_adopted', 1);
+            return;
+          }
+          default:
+            return;
+        }
+      },
+      rows: () => ({
+        landing_stats: totalsRow ? [{ id: true, ...totals }] : [],
+        landing_stats_users: users.values(),
+        landing_stats_ads: ads.values(),
+      }),
+    };
   },
 });

@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adoptionStream, CONSISTENT_AFTER_HEADER } from '@pawhaven/contracts';
-import { PostgresEventStore, rebuildProjection } from '@pawhaven/platform';
+import {
+  adoptionStream,
+  clinicStream,
+  CONSISTENT_AFTER_HEADER,
+  contactMessageStream,
+  faqStream,
+  ngoStream,
+  teamMemberStream,
+} from '@pawhaven/contracts';
+import { rebuildProjection, type EventStore } from '@pawhaven/platform';
+import { testEventStore } from '@pawhaven/platform/testing';
 import { allProjections } from '@pawhaven/projections';
 import {
   startTestApp,
@@ -14,7 +23,8 @@ import {
 /**
  * The public pages' read models: the landing page's figures driven by real commands (sign-ups, verification, ads,
  * an accepted request, deletions by the owner and by an admin) and by histories the commands write more rarely
- * (a lapsed sign-up registered again by Google, a renewed sign-up, a straggling PetAdopted); then every table of
+ * (a lapsed sign-up registered again by Google, a renewed sign-up, a straggling PetAdopted), deletions of users by
+ * an administrator, directory entries listed again, malformed or repeated entries and messages; then every table of
  * the three projections rebuilt from the log alone, identical.
  */
 
@@ -30,7 +40,7 @@ const TABLES: Record<string, string> = {
 };
 
 let t: TestApp;
-let store: PostgresEventStore;
+let store: EventStore;
 let last = 0n;
 const state: { owner?: RegisteredUser; adopter?: RegisteredUser } = {};
 
@@ -69,6 +79,10 @@ const publishAd = async (owner: RegisteredUser, name: string) => {
   return res.body._id as string;
 };
 
+/** Events appended straight to the log, as the command side or the seeding records them. */
+const append = async (streamId: string, type: string, data: Record<string, unknown>) =>
+  track((await store.append(streamId, [{ type, data }], 'any')).position);
+
 /** A user's events appended straight to the log, as the command side records them. */
 const record = async (userId: string, type: string, data: Record<string, unknown>) =>
   track(
@@ -86,9 +100,29 @@ const registered = (userId: string, via: 'password' | 'google', isVeterinarian: 
   registeredAt: new Date().toISOString(),
 });
 
+/** A pet as an ad carries it, for ads appended straight to the log. */
+const details = {
+  name: 'Straggler',
+  age: '1',
+  ageUnit: 'yrs',
+  petType: 'Cat',
+  breed: 'Mixed',
+  gender: null,
+  size: null,
+  vaccinated: null,
+  spayedNeutered: null,
+  goodWithChildren: null,
+  goodWithDogs: null,
+  goodWithCats: null,
+  description: 'A cat.',
+  location: 'Lahore',
+  imageUrl: '/api/images/none',
+};
+
 beforeAll(async () => {
   t = await startTestApp();
-  store = new PostgresEventStore(t.db.pool);
+  // As the app reads and appends: a signed-in sender's message is sealed, and opened again for the rebuild.
+  store = testEventStore(t.db);
 });
 afterAll(async () => {
   await store?.close();
@@ -203,23 +237,6 @@ describe('the landing page figures', () => {
     const at = new Date().toISOString();
     const ad = async (type: string, data: Record<string, unknown>) =>
       track((await store.append(adoptionStream(adId), [{ type, data }], 'any')).position);
-    const details = {
-      name: 'Straggler',
-      age: '1',
-      ageUnit: 'yrs',
-      petType: 'Cat',
-      breed: 'Mixed',
-      gender: null,
-      size: null,
-      vaccinated: null,
-      spayedNeutered: null,
-      goodWithChildren: null,
-      goodWithDogs: null,
-      goodWithCats: null,
-      description: 'A cat.',
-      location: 'Lahore',
-      imageUrl: '/api/images/none',
-    };
     await ad('AdoptionAdPublished', { adId, ownerId: lapsed, details, publishedAt: at });
     await ad('PetAdopted', { requestId: randomUUID(), adopterId: linked, adoptedAt: at });
     await ad('PetAdopted', { requestId: randomUUID(), adopterId: linked, adoptedAt: at });
@@ -232,7 +249,193 @@ describe('the landing page figures', () => {
   });
 });
 
+describe('deletions, and entries or messages listed again', () => {
+  it('forget a deleted user (not their ads) and count repeated or unknown ad events once', async () => {
+    const gone = await t.api.registerVerifiedUser({ isVeterinarian: true });
+    track(gone.position);
+    await publishAd(gone, 'Left behind');
+    expect(await stats()).toEqual({
+      adsPublished: 4,
+      petsAdopted: 2,
+      registeredVets: 3,
+      communityMembers: 7,
+    });
+    // A signed-in message goes with its sender's account; another user's and a visitor's stay.
+    for (const [token, message] of [
+      [gone.token, 'From the member who leaves'],
+      [state.adopter!.token, 'From the member who stays'],
+    ]) {
+      const res = await t.api.post('/api/contact', { name: 'Member', email: 'm@gmail.com', message }, token);
+      expect(res.status, res.text).toBe(201);
+      track(res.body.position);
+    }
+    const signin = await t.api.post('/api/auth/signin', t.adminCredentials!);
+    expect(signin.status, signin.text).toBe(200);
+    const deletion = await t.api.del(`/api/admin/user/${gone.user._id}`, signin.body.token);
+    expect(deletion.status, deletion.text).toBe(200);
+    track(deletion.body.position);
+    // A pending sign-up deleted, and a deletion of nobody: no member, no figure moves.
+    const pending = randomUUID();
+    await record(pending, 'UserRegistered', registered(pending, 'password', true));
+    const deleted = { deletedBy: 'admin', deletedAt: new Date().toISOString() };
+    await record(pending, 'UserDeleted', { userId: pending, ...deleted });
+    const nobody = randomUUID();
+    await record(nobody, 'UserDeleted', { userId: nobody, ...deleted });
+    // A member registered again, now no vet, then deleted: the figures are back where they were.
+    const twice = randomUUID();
+    await record(twice, 'UserRegistered', registered(twice, 'google', true));
+    await record(twice, 'UserRegistered', registered(twice, 'google', false));
+    expect(await stats()).toMatchObject({ registeredVets: 2, communityMembers: 7 });
+    await record(twice, 'UserDeleted', { userId: twice, ...deleted });
+
+    // An ad published twice counts once; removed twice by an administrator, it stops counting once; its owner's
+    // deletion after that changes nothing; events of an ad never published change nothing.
+    const adId = randomUUID();
+    const published = { adId, ownerId: pending, details, publishedAt: new Date().toISOString() };
+    await append(adoptionStream(adId), 'AdoptionAdPublished', published);
+    await append(adoptionStream(adId), 'AdoptionAdPublished', published);
+    expect(await stats()).toMatchObject({ adsPublished: 5 });
+    const removal = { deletedAt: new Date().toISOString(), byAdmin: true };
+    await append(adoptionStream(adId), 'AdoptionAdDeleted', removal);
+    await append(adoptionStream(adId), 'AdoptionAdDeleted', removal);
+    await append(adoptionStream(adId), 'AdoptionAdDeleted', { ...removal, byAdmin: false });
+    const unknown = randomUUID();
+    await append(adoptionStream(unknown), 'AdoptionAdDeleted', removal);
+    await append(adoptionStream(unknown), 'PetAdopted', {
+      requestId: randomUUID(),
+      adopterId: pending,
+      adoptedAt: new Date().toISOString(),
+    });
+    expect(await stats()).toEqual({
+      adsPublished: 4,
+      petsAdopted: 2,
+      registeredVets: 2,
+      communityMembers: 6,
+    });
+    const { rows } = await t.db.pool.query<{ message: string }>(
+      `SELECT message FROM contact_messages ORDER BY message`,
+    );
+    expect(rows.map((r) => r.message)).toEqual(['From the member who stays']);
+  });
+
+  it('take the latest listing of an entry, and skip what names nothing', async () => {
+    const at = '2025-01-01T12:00:00.000Z';
+    const ngo = randomUUID();
+    await append(ngoStream(ngo), 'NgoListed', {
+      ngoId: ngo,
+      name: 'First name',
+      description: 'First',
+      contact: { phone: '1', email: 'first@ngo.pk' },
+      image: '/first.png',
+      mission: 'First mission',
+      services: ['Rescue', 'Shelter'],
+      order: 100,
+      listedAt: at,
+    });
+    // Listed again with less: every column is the new listing's (missing texts blank, a bad time the record's).
+    await append(ngoStream(ngo), 'NgoListed', {
+      ngoId: ngo,
+      name: 'Second name',
+      services: ['Rescue', 7],
+      order: 1.5,
+      listedAt: 'not a time',
+    });
+    await append(ngoStream('not-a-uuid'), 'NgoListed', { ngoId: 'not-a-uuid', name: 'Nobody' });
+    const clinic = randomUUID();
+    await append(clinicStream(clinic), 'ClinicListed', {
+      clinicId: clinic,
+      name: 'Clinic without e-mail',
+      location: 'Multan',
+      veterinarians: [{ name: 'Dr Ayesha', specialization: 'Surgery' }, null, { name: 7 }],
+      servicesOffered: ['Vaccination'],
+      contact: { phone: '061', email: null },
+      order: 50,
+      listedAt: at,
+    });
+    const faq = randomUUID();
+    for (const answer of ['First answer', 'Second answer'])
+      await append(faqStream(faq), 'FaqPublished', {
+        faqId: faq,
+        question: 'Again?',
+        answer,
+        order: 2 ** 31,
+        publishedAt: at,
+      });
+    const member = randomUUID();
+    await append(teamMemberStream(member), 'TeamMemberAdded', {
+      memberId: member,
+      name: 'Partial member',
+      role: 'Ambassador',
+      details: { education: ['DVM'], experience: 'not a list' },
+      contact: { website: 'https://example.pk' },
+      order: -3,
+      addedAt: at,
+    });
+    // Contact messages: one appended twice (the first stays), one of a time that is none, one of no message id.
+    const message = randomUUID();
+    const received = (text: string, receivedAt: unknown) => ({
+      messageId: message,
+      name: 'Visitor',
+      email: 'v@example.com',
+      message: text,
+      userId: null,
+      receivedAt,
+    });
+    await append(contactMessageStream(message), 'ContactMessageReceived', received('First', at));
+    await append(contactMessageStream(message), 'ContactMessageReceived', received('Second', at));
+    const timeless = randomUUID();
+    await append(contactMessageStream(timeless), 'ContactMessageReceived', {
+      ...received('Timeless', 'yesterday'),
+      messageId: timeless,
+    });
+    await append(contactMessageStream('none'), 'ContactMessageReceived', { message: 'No id' });
+    await settle();
+
+    const row = async (table: string, id: string) =>
+      (await t.db.pool.query(`SELECT * FROM ${table} WHERE id = $1`, [id])).rows[0];
+    expect(await row('ngos', ngo)).toMatchObject({
+      name: 'Second name',
+      description: '',
+      phone: '',
+      services: ['Rescue'],
+      sort_order: 0,
+    });
+    expect(await row('clinics', clinic)).toMatchObject({
+      email: null,
+      veterinarians: [
+        { name: 'Dr Ayesha', specialization: 'Surgery' },
+        { name: '', specialization: '' },
+        { name: '', specialization: '' },
+      ],
+    });
+    expect(await row('faq_items', faq)).toMatchObject({ answer: 'Second answer', sort_order: 0 });
+    expect(await row('team_members', member)).toMatchObject({
+      image: '',
+      details: { education: ['DVM'], experience: [], achievements: [], facilities: [] },
+      contact: { phone: '', email: '', website: 'https://example.pk', location: '' },
+      sort_order: -3,
+    });
+    expect(await row('contact_messages', message)).toMatchObject({ message: 'First' });
+    expect(await row('contact_messages', timeless)).toMatchObject({ received_at: expect.any(Date) });
+  });
+});
+
 describe('rebuilding the public pages’ read models from the log', () => {
+  const projections = () =>
+    allProjections.filter((p) => ['directory', 'landing-stats', 'contact-messages'].includes(p.name));
+
+  it('changes no row of what the live projections built', async () => {
+    await settle();
+    const before = await dump();
+    expect(projections()).toHaveLength(3);
+    for (const p of projections()) {
+      const result = await rebuildProjection(t.db.knex, store, p);
+      expect(result.processed).toBeGreaterThan(0);
+      expect(result.changedRows, p.name).toBe(0);
+    }
+    expect(await dump()).toEqual(before);
+  });
+
   it('reproduces identical rows in every table, even from tampered tables', async () => {
     const contact = await t.api.post('/api/contact', {
       name: 'Visitor',
@@ -243,15 +446,11 @@ describe('rebuilding the public pages’ read models from the log', () => {
     track(contact.body.position);
     await settle();
     const before = await dump();
-    expect(before.ngos).toHaveLength(13);
-    expect(before.clinics).toHaveLength(14);
-    expect(before.contact_messages).toHaveLength(1);
+    // The seed files' entries and one more of each; the messages of the visitors and the member who stays.
+    expect(before.ngos).toHaveLength(14);
+    expect(before.clinics).toHaveLength(15);
+    expect(before.contact_messages).toHaveLength(4);
     expect(before.landing_stats).toHaveLength(1);
-
-    const projections = allProjections.filter((p) =>
-      ['directory', 'landing-stats', 'contact-messages'].includes(p.name),
-    );
-    expect(projections).toHaveLength(3);
     await t.db.pool.query(`UPDATE ngos SET name = 'x', services = '[]'`);
     await t.db.pool.query(`DELETE FROM clinics WHERE sort_order < 3`);
     await t.db.pool.query(`UPDATE faq_items SET answer = ''`);
@@ -262,7 +461,7 @@ describe('rebuilding the public pages’ read models from the log', () => {
     await t.db.pool.query(`UPDATE contact_messages SET message = 'tampered'`);
     expect(await dump()).not.toEqual(before);
 
-    for (const p of projections) {
+    for (const p of projections()) {
       const result = await rebuildProjection(t.db.knex, store, p);
       expect(result.processed).toBeGreaterThan(0);
     }
@@ -273,7 +472,7 @@ describe('rebuilding the public pages’ read models from the log', () => {
     const user = await t.api.registerVerifiedUser({ isVeterinarian: true });
     track(user.position);
     expect(await stats()).toEqual({
-      adsPublished: 3,
+      adsPublished: 4,
       petsAdopted: 2,
       registeredVets: 3,
       communityMembers: 7,

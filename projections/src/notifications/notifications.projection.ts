@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Knex } from 'knex';
 import {
   adIdOfStream,
@@ -21,12 +21,23 @@ import { defineProjection, type Notices, type RecordedEvent } from '@pawhaven/pl
  * so a rebuild gives every notification the id it had, and the reads and deletes recorded against it still apply.
  */
 export function notificationId(eventId: string, recipientId: string): string {
-  const h = createHash('sha1').update(`${eventId}\n${recipientId}`).digest();
-  h[6] = (h[6]! & 0x0f) | 0x50;
-  h[8] = (h[8]! & 0x3f) | 0x80;
-  const x = h.subarray(0, 16).toString('hex');
-  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
+  const hex = hash('sha1', `${eventId}\n${recipientId}`);
+  for (let i = 0; i < 32; i++) ID_TEXT[ID_AT[i]!] = hex.charCodeAt(i);
+  ID_TEXT[14] = 0x35; // version 5: the high digit of byte 6
+  const digit = hex.charCodeAt(16); // variant 10xx: the high digit of byte 8 keeps its two low bits
+  ID_TEXT[19] = VARIANT_DIGITS[(digit <= 0x39 ? digit - 0x30 : digit - 0x57) & 3]!;
+  // One flat string: a rebuild holds a few million of them.
+  return ID_TEXT.toString('latin1');
 }
+
+/** Where each of the 32 hex digits goes in the 36 characters of a UUID. */
+const ID_AT = Array.from(
+  { length: 32 },
+  (_, i) => i + (i >= 8 ? 1 : 0) + (i >= 12 ? 1 : 0) + (i >= 16 ? 1 : 0) + (i >= 20 ? 1 : 0),
+);
+/** Scratch for `notificationId`, dashes in place. */
+const ID_TEXT = Buffer.from('00000000-0000-0000-0000-000000000000', 'latin1');
+const VARIANT_DIGITS = Buffer.from('89ab', 'latin1');
 
 type Handled = CommunityEvent | AdoptionEvent | UserEvent | NotificationEvent;
 
@@ -73,6 +84,97 @@ const timeOf = (value: unknown, recorded: RecordedEvent): string =>
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 
+/** A `notifications` row, every column included; `data` is what its jsonb column holds. */
+type NotificationRow = {
+  id: string;
+  user_id: string;
+  type: NotificationType;
+  title: string;
+  message: string;
+  data: NotificationDto['data'];
+  actor_id: string;
+  post_id: string | null;
+  comment_id: string | null;
+  ad_id: string | null;
+  request_id: string | null;
+  read: boolean;
+  created_at: string;
+};
+/** The lookups' rows, every column included (`deleted`: migration 0160). */
+type UserRow = {
+  id: string;
+  username: string;
+  is_veterinarian: boolean;
+  verified: boolean;
+  deleted: boolean;
+};
+type PostRow = { id: string; author_id: string };
+type AdRow = { id: string; owner_id: string; name: string };
+type RequestRow = { id: string; ad_id: string; requester_id: string };
+
+/** What a notification says and is about: every column but whose it is (`id`, `user_id`) and `read`. */
+type NotificationContent = Omit<NotificationRow, 'id' | 'user_id' | 'read'>;
+
+/** What `n` tells its recipient, created at `createdAt`, as both `apply` and `fold` write it. */
+function contentOf(n: Omit<NewNotification, 'recipientId'>, createdAt: string): NotificationContent {
+  const data: NotificationDto['data'] = {};
+  if (n.postId) data.postId = n.postId;
+  if (n.commentId) data.commentId = n.commentId;
+  if (n.adId) data.adId = n.adId;
+  if (n.requestId) data.requestId = n.requestId;
+  data.actorId = n.actorId;
+  return {
+    type: n.type,
+    title: n.title,
+    message: n.message,
+    data,
+    actor_id: n.actorId,
+    post_id: n.postId ?? null,
+    comment_id: n.commentId ?? null,
+    ad_id: n.adId ?? null,
+    request_id: n.requestId ?? null,
+    created_at: createdAt,
+  };
+}
+
+/**
+ * In a fold, what one event tells its recipients (a veterinarian's post: every veterinarian), held once for all of
+ * them. Every deletion but a user's own takes an announcement away whole (all its rows share the post, comment,
+ * request and actor deleted by), so `deleted` marks it; `live` counts its recipients' notifications not deleted.
+ */
+type Announcement = { content: NotificationContent; live: number; deleted: boolean };
+/** One recipient's notification in a fold: the row is its `id`, `user_id` and `read` with what `of` says. */
+type Delivered = { id: string; user_id: string; read: boolean; deleted: boolean; of: Announcement };
+
+/**
+ * Files `row` under `key` of a fold's secondary index. A row deleted otherwise stays listed (cheaper than finding it
+ * in every list): whoever reads a list skips the rows deleted since.
+ */
+function file<R>(index: Map<string, R[]>, key: string, row: R): void {
+  const list = index.get(key);
+  if (list) list.push(row);
+  else index.set(key, [row]);
+}
+
+/** Deletes from `table` every row of `index` under `key` it still holds, and the list itself. */
+function deleteListed<R extends { id: string }>(table: Map<string, R>, index: Map<string, R[]>, key: string) {
+  const list = index.get(key);
+  if (!list) return;
+  for (const row of list) if (table.get(row.id) === row) table.delete(row.id);
+  index.delete(key);
+}
+
+/** Keeps in `list` (in place) only what passes `keep`; answers how many are left. */
+function keepOnly<R>(list: R[], keep: (item: R) => boolean): number {
+  let kept = 0;
+  for (const item of list) if (keep(item)) list[kept++] = item;
+  list.length = kept;
+  return kept;
+}
+
+/** Deleted notifications still listed in a fold, past which they are swept out (see `sweep`). */
+const SWEEP_AFTER = 10_000;
+
 /** Creates the notifications (never one for the recipient's own action) and announces each to its recipient. */
 async function notify(
   tx: Knex.Transaction,
@@ -103,26 +205,13 @@ async function notify(
         seen.add(n.recipientId),
     )
     .map((n) => {
-      const data: NotificationDto['data'] = {};
-      if (n.postId) data.postId = n.postId;
-      if (n.commentId) data.commentId = n.commentId;
-      if (n.adId) data.adId = n.adId;
-      if (n.requestId) data.requestId = n.requestId;
-      data.actorId = n.actorId;
+      const content = contentOf(n, createdAt);
       return {
         id: notificationId(recorded.eventId, n.recipientId),
         user_id: n.recipientId,
-        type: n.type,
-        title: n.title,
-        message: n.message,
-        data: JSON.stringify(data),
-        actor_id: n.actorId,
-        post_id: n.postId ?? null,
-        comment_id: n.commentId ?? null,
-        ad_id: n.adId ?? null,
-        request_id: n.requestId ?? null,
+        ...content,
+        data: JSON.stringify(content.data),
         read: false,
-        created_at: createdAt,
       };
     });
   for (let i = 0; i < rows.length; i += CHUNK) {
@@ -457,5 +546,400 @@ export const notificationsProjection = defineProjection({
       default:
         return;
     }
+  },
+  fold: () => {
+    /** Each user's notifications (deleted ones too, until swept): what the rows are read from. */
+    const toUser = new Map<string, Delivered[]>();
+    // Who caused them and what they are about, for the deletions that take them away.
+    const byActor = new Map<string, Announcement[]>();
+    const aboutPost = new Map<string, Announcement[]>();
+    const aboutComment = new Map<string, Announcement[]>();
+    const aboutRequest = new Map<string, Announcement[]>();
+    /** The post_like notifications of one liker on one post (`likeKey`), for a repeated like and an unlike. */
+    const likes = new Map<string, Delivered[]>();
+    const likeKey = (postId: string, likerId: string) => `${postId}\n${likerId}`;
+    const users = new Map<string, UserRow>();
+    /** The verified veterinarians, whom a veterinarian's post notifies. */
+    const vets = new Set<string>();
+    const posts = new Map<string, PostRow>();
+    const postsBy = new Map<string, PostRow[]>();
+    const ads = new Map<string, AdRow>();
+    const adsOf = new Map<string, AdRow[]>();
+    const requests = new Map<string, RequestRow>();
+    const requestsBy = new Map<string, RequestRow[]>();
+    const requestsOn = new Map<string, RequestRow[]>();
+
+    const isLive = (n: Delivered) => !n.deleted && !n.of.deleted;
+    const isHeld = (a: Announcement) => !a.deleted;
+    /** Notifications not deleted, and deleted ones still listed: swept once they outnumber the live ones. */
+    let live = 0;
+    let unswept = 0;
+    const sweep = () => {
+      if (unswept < SWEEP_AFTER || unswept < live) return;
+      for (const index of [toUser, likes])
+        for (const [key, list] of index) if (keepOnly(list, isLive) === 0) index.delete(key);
+      for (const index of [byActor, aboutPost, aboutComment, aboutRequest])
+        for (const [key, list] of index) if (keepOnly(list, isHeld) === 0) index.delete(key);
+      unswept = 0;
+    };
+    const deleteOne = (n: Delivered) => {
+      if (!isLive(n)) return;
+      n.deleted = true;
+      // The last of an announcement's notifications takes it away too.
+      if (--n.of.live === 0) n.of.deleted = true;
+      live--;
+      unswept++;
+    };
+    /** Deletes every notification listed under `key`, and the list. */
+    const deleteDelivered = (index: Map<string, Delivered[]>, key: string) => {
+      for (const n of index.get(key) ?? []) deleteOne(n);
+      index.delete(key);
+      sweep();
+    };
+    /** Deletes every announcement listed under `key` (all its notifications), and the list. */
+    const deleteAnnounced = (index: Map<string, Announcement[]>, key: string) => {
+      for (const a of index.get(key) ?? [])
+        if (!a.deleted) {
+          a.deleted = true;
+          live -= a.live;
+          unswept += a.live;
+        }
+      index.delete(key);
+      sweep();
+    };
+
+    const usernameOf = (userId: string) => users.get(userId)?.username ?? T.someone;
+    const vetOrNot = (user: UserRow) => {
+      if (user.is_veterinarian && user.verified) vets.add(user.id);
+      else vets.delete(user.id);
+    };
+
+    // (Not a spread of the content: V8 would give every such copy a hidden class of its own.)
+    const announce = (n: Omit<NewNotification, 'recipientId'>, createdAt: string): Announcement => ({
+      content: contentOf(n, createdAt),
+      live: 0,
+      deleted: false,
+    });
+    /** The recipients `notify` already kept for the event it was last called for: one notification each (its id). */
+    let telling: RecordedEvent | null = null;
+    const told = new Set<string>();
+    /** As `notify`: nobody hears of their own action nor after their account was deleted, once per event. */
+    const notify = (recorded: RecordedEvent, a: Announcement, recipientId: string) => {
+      const c = a.content;
+      if (recipientId === c.actor_id || users.get(recipientId)?.deleted === true) return;
+      if (telling !== recorded) {
+        telling = recorded;
+        told.clear();
+      }
+      if (told.has(recipientId)) return;
+      told.add(recipientId);
+      const n: Delivered = {
+        id: notificationId(recorded.eventId, recipientId),
+        user_id: recipientId,
+        read: false,
+        deleted: false,
+        of: a,
+      };
+      if (a.live++ === 0) {
+        file(byActor, c.actor_id, a);
+        if (c.post_id !== null) file(aboutPost, c.post_id, a);
+        if (c.comment_id !== null) file(aboutComment, c.comment_id, a);
+        if (c.request_id !== null) file(aboutRequest, c.request_id, a);
+      }
+      live++;
+      file(toUser, recipientId, n);
+      if (c.type === 'post_like' && c.post_id !== null) file(likes, likeKey(c.post_id, c.actor_id), n);
+    };
+    function* notificationRows(): Generator<NotificationRow> {
+      for (const list of toUser.values())
+        for (const n of list) {
+          if (!isLive(n)) continue;
+          const c = n.of.content;
+          yield {
+            id: n.id,
+            user_id: n.user_id,
+            type: c.type,
+            title: c.title,
+            message: c.message,
+            data: c.data,
+            actor_id: c.actor_id,
+            post_id: c.post_id,
+            comment_id: c.comment_id,
+            ad_id: c.ad_id,
+            request_id: c.request_id,
+            read: n.read,
+            created_at: c.created_at,
+          };
+        }
+    }
+
+    return {
+      apply(recorded) {
+        const event = { type: recorded.type, data: recorded.data ?? {} } as Handled;
+        switch (event.type) {
+          // ── who is who ──
+          case 'UserRegistered': {
+            const d = event.data;
+            const id = userIdOfStream(recorded.streamId);
+            // The merge leaves `deleted` as it was: a deleted account stays one.
+            let user = users.get(id);
+            if (!user)
+              users.set(
+                id,
+                (user = { id, username: '', is_veterinarian: false, verified: false, deleted: false }),
+              );
+            user.username = String(d.username);
+            user.is_veterinarian = d.isVeterinarian === true;
+            user.verified = d.via !== 'password';
+            vetOrNot(user);
+            return;
+          }
+          case 'RegistrationRenewed': {
+            const user = users.get(userIdOfStream(recorded.streamId));
+            if (!user) return;
+            user.username = String(event.data.username);
+            user.is_veterinarian = event.data.isVeterinarian === true;
+            vetOrNot(user);
+            return;
+          }
+          case 'EmailVerified': {
+            const user = users.get(userIdOfStream(recorded.streamId));
+            if (!user) return;
+            user.verified = true;
+            vetOrNot(user);
+            return;
+          }
+
+          case 'UserDeleted': {
+            const userId = text(event.data.userId);
+            if (!userId) return;
+            deleteAnnounced(byActor, userId);
+            deleteDelivered(toUser, userId);
+            deleteListed(posts, postsBy, userId);
+            deleteListed(requests, requestsBy, userId);
+            // The requests on their ads go with the ads.
+            for (const ad of adsOf.get(userId) ?? [])
+              if (ads.get(ad.id) === ad) deleteListed(requests, requestsOn, ad.id);
+            deleteListed(ads, adsOf, userId);
+            let user = users.get(userId);
+            if (!user)
+              users.set(
+                userId,
+                (user = { id: userId, username: '', is_veterinarian: false, verified: false, deleted: true }),
+              );
+            user.username = '';
+            user.is_veterinarian = false;
+            user.verified = false;
+            user.deleted = true;
+            vets.delete(userId);
+            return;
+          }
+
+          // ── community ──
+          case 'PostPublished': {
+            const d = event.data;
+            const postId = text(d.postId);
+            const authorId = text(d.authorId);
+            if (!postId || !authorId) return;
+            if (!posts.has(postId)) {
+              const post = { id: postId, author_id: authorId };
+              posts.set(postId, post);
+              file(postsBy, authorId, post);
+            }
+            if (d.authorIsVeterinarian !== true) return;
+            const { title, message } = T.new_post_vet_notification;
+            const vetPost = announce(
+              {
+                type: 'new_post_vet_notification',
+                title,
+                message: message(usernameOf(authorId)),
+                actorId: authorId,
+                postId,
+              },
+              timeOf(d.publishedAt, recorded),
+            );
+            for (const vetId of vets) notify(recorded, vetPost, vetId);
+            return;
+          }
+          case 'PostDeleted': {
+            const postId = text(event.data.postId);
+            if (!postId) return;
+            posts.delete(postId);
+            deleteAnnounced(aboutPost, postId);
+            return;
+          }
+          case 'CommentAdded': {
+            const d = event.data;
+            const [postId, commentId, actorId] = [text(d.postId), text(d.commentId), text(d.authorId)];
+            if (!postId || !commentId || !actorId || !posts.has(postId)) return;
+            const actor = usernameOf(actorId);
+            const postAuthorId = text(d.postAuthorId);
+            const parentAuthorId = text(d.parentAuthorId);
+            const createdAt = timeOf(d.addedAt, recorded);
+            const about = { type: 'post_comment' as const, actorId, postId, commentId };
+            if (postAuthorId) {
+              const t = parentAuthorId === postAuthorId ? T.comment_reply : T.post_comment;
+              notify(
+                recorded,
+                announce({ ...about, title: t.title, message: t.message(actor) }, createdAt),
+                postAuthorId,
+              );
+            }
+            if (parentAuthorId)
+              notify(
+                recorded,
+                announce(
+                  { ...about, title: T.comment_reply.title, message: T.comment_reply.message(actor) },
+                  createdAt,
+                ),
+                parentAuthorId,
+              );
+            return;
+          }
+          case 'CommentDeleted': {
+            const commentId = text(event.data.commentId);
+            if (commentId) deleteAnnounced(aboutComment, commentId);
+            return;
+          }
+          case 'PostLiked': {
+            const d = event.data;
+            const [postId, actorId, postAuthorId] = [text(d.postId), text(d.userId), text(d.postAuthorId)];
+            if (!postId || !actorId || !postAuthorId || !posts.has(postId)) return;
+            const already = likes.get(likeKey(postId, actorId));
+            if (already?.some((n) => isLive(n) && n.user_id === postAuthorId)) return;
+            const like = announce(
+              {
+                type: 'post_like',
+                title: T.post_like.title,
+                message: T.post_like.message(usernameOf(actorId)),
+                actorId,
+                postId,
+              },
+              timeOf(d.likedAt, recorded),
+            );
+            notify(recorded, like, postAuthorId);
+            return;
+          }
+          case 'PostUnliked': {
+            const [postId, actorId] = [text(event.data.postId), text(event.data.userId)];
+            if (postId && actorId) deleteDelivered(likes, likeKey(postId, actorId));
+            return;
+          }
+
+          // ── adoption ──
+          case 'AdoptionAdPublished': {
+            const d = event.data;
+            const ownerId = text(d.ownerId);
+            const id = adIdOfStream(recorded.streamId);
+            if (!ownerId || ads.has(id)) return;
+            const ad = { id, owner_id: ownerId, name: String(d.details?.name ?? '') };
+            ads.set(id, ad);
+            file(adsOf, ownerId, ad);
+            return;
+          }
+          case 'AdoptionAdUpdated': {
+            const name = event.data.changes?.name;
+            const ad = ads.get(adIdOfStream(recorded.streamId));
+            if (typeof name === 'string' && ad) ad.name = name;
+            return;
+          }
+          case 'AdoptionRequested': {
+            const d = event.data;
+            const [requestId, requesterId] = [text(d.requestId), text(d.requesterId)];
+            if (!requestId || !requesterId) return;
+            const adId = adIdOfStream(recorded.streamId);
+            if (!requests.has(requestId)) {
+              const request = { id: requestId, ad_id: adId, requester_id: requesterId };
+              requests.set(requestId, request);
+              file(requestsBy, requesterId, request);
+              file(requestsOn, adId, request);
+            }
+            const ad = ads.get(adId);
+            if (!ad) return;
+            const requested = announce(
+              {
+                type: 'adoption_request',
+                title: T.adoption_request.title,
+                message: T.adoption_request.message(usernameOf(requesterId), ad.name),
+                actorId: requesterId,
+                adId,
+                requestId,
+              },
+              timeOf(d.requestedAt, recorded),
+            );
+            notify(recorded, requested, ad.owner_id);
+            return;
+          }
+          case 'AdoptionRequestAccepted':
+          case 'AdoptionRequestRejected': {
+            const requestId = text(event.data.requestId);
+            const request = requestId ? requests.get(requestId) : undefined;
+            const ad = request ? ads.get(request.ad_id) : undefined;
+            if (!requestId || !request || !ad) return;
+            const accepted = event.type === 'AdoptionRequestAccepted';
+            const t = accepted
+              ? T.adoption_request_accepted
+              : event.data.reason === ADOPTION_MESSAGES.anotherAccepted
+                ? T.adoption_request_rejected_other
+                : T.adoption_request_rejected;
+            const decision = announce(
+              {
+                type: accepted ? 'adoption_request_accepted' : 'adoption_request_rejected',
+                title: t.title,
+                message: t.message(ad.name),
+                actorId: ad.owner_id,
+                adId: ad.id,
+                requestId,
+              },
+              timeOf(accepted ? event.data.acceptedAt : event.data.rejectedAt, recorded),
+            );
+            notify(recorded, decision, request.requester_id);
+            return;
+          }
+
+          case 'AdoptionRequestDeleted': {
+            const requestId = text(event.data.requestId);
+            if (!requestId) return;
+            requests.delete(requestId);
+            deleteAnnounced(aboutRequest, requestId);
+            return;
+          }
+
+          // ── what the user did with their notifications ──
+          case 'NotificationRead':
+          case 'NotificationDeleted': {
+            const id = text(event.data.notificationId);
+            if (!id || !UUID.test(id)) return;
+            // Only the stream's own user's rows, whatever the data names.
+            const mine = toUser.get(userIdOfNotificationsStream(recorded.streamId));
+            const n = mine?.find((n) => n.id === id && isLive(n));
+            if (!n) return;
+            if (event.type === 'NotificationRead') n.read = true;
+            else {
+              deleteOne(n);
+              sweep();
+            }
+            return;
+          }
+          case 'AllNotificationsRead': {
+            for (const n of toUser.get(userIdOfNotificationsStream(recorded.streamId)) ?? [])
+              if (isLive(n)) n.read = true;
+            return;
+          }
+          case 'AllNotificationsDeleted':
+            deleteDelivered(toUser, userIdOfNotificationsStream(recorded.streamId));
+            return;
+          default:
+            return;
+        }
+      },
+      rows: () => ({
+        notifications: notificationRows(),
+        notification_users: users.values(),
+        notification_posts: posts.values(),
+        notification_ads: ads.values(),
+        notification_adoption_requests: requests.values(),
+      }),
+    };
   },
 });

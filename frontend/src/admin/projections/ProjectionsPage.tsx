@@ -36,9 +36,12 @@ const FALLBACK_POLL_MS = 1000;
 function RebuildProgress({ state }: { state: AdminRebuildState }) {
   const running = state.state === 'running';
   const what =
-    state.target === 'all'
-      ? `all projections (${state.index}/${state.count}: ${state.current})`
-      : state.target;
+    state.target !== 'all'
+      ? state.target
+      : state.index === 0
+        ? // Every projection folds the same read of the log; then each is written in turn.
+          `all projections (reading the ${state.current} once for all ${state.count})`
+        : `all projections (${state.index}/${state.count}: ${state.current})`;
   return (
     <Card sx={{ mb: 2 }} component="section" aria-label="Rebuild progress">
       <CardContent>
