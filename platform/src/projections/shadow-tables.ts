@@ -88,17 +88,30 @@ export class ShadowTables {
         throw new Error(
           `rebuild of ${this.projection.name}: its fold answered rows for ${name}, not one of its tables`,
         );
+      // While PostgreSQL copies one chunk, the next is gathered and encoded here.
       let copy: CopyInto | null = null;
+      let sending: Promise<void> = Promise.resolve();
       let chunk: FoldedRow[] = [];
-      for (const row of iterable) {
-        copy ??= await CopyInto.prepare(this.connection, this.projection.name, name, Object.keys(row));
-        chunk.push(row);
-        if (chunk.length >= LOAD_CHUNK) {
-          loaded += await copy.run(chunk);
-          chunk = [];
+      const send = async (rows: FoldedRow[]) => {
+        const text = copy!.encode(rows);
+        await sending;
+        sending = copy!.send(text);
+        sending.catch(() => {}); // awaited before the next chunk, or in `finally`
+        loaded += rows.length;
+      };
+      try {
+        for (const row of iterable) {
+          copy ??= await CopyInto.prepare(this.connection, this.projection.name, name, Object.keys(row));
+          chunk.push(row);
+          if (chunk.length >= LOAD_CHUNK) {
+            await send(chunk);
+            chunk = [];
+          }
         }
+        if (copy && chunk.length > 0) await send(chunk);
+      } finally {
+        await sending;
       }
-      if (copy && chunk.length > 0) loaded += await copy.run(chunk);
     }
     return loaded;
   }
@@ -260,7 +273,8 @@ class CopyInto {
     );
   }
 
-  async run(rows: FoldedRow[]): Promise<number> {
+  /** The rows as COPY text. */
+  encode(rows: FoldedRow[]): string {
     const { columns, projection, table } = this;
     const lines = rows.map((row) => {
       let line = '';
@@ -274,10 +288,12 @@ class CopyInto {
       }
       return line;
     });
-    const sql = `COPY pg_temp.${ident(table)} (${columns.map((c) => ident(c.name)).join(', ')}) FROM STDIN`;
-    const stream = this.connection.query(copyFrom(sql));
-    await pipeline(Readable.from([lines.join('\n') + '\n']), stream);
-    return rows.length;
+    return lines.join('\n') + '\n';
+  }
+
+  async send(text: string): Promise<void> {
+    const sql = `COPY pg_temp.${ident(this.table)} (${this.columns.map((c) => ident(c.name)).join(', ')}) FROM STDIN`;
+    await pipeline(Readable.from([text]), this.connection.query(copyFrom(sql)));
   }
 }
 

@@ -8,6 +8,7 @@ import {
   type TestApi,
   type TestApp,
 } from '../../../gateway/src/support/test-app';
+import { eventsList, runList } from './lists';
 
 /**
  * The admin read side over real HTTP, on data made through the real commands: react-admin's simple-rest conventions
@@ -435,6 +436,22 @@ describe('event browser', () => {
     expect(one.body).toMatchObject({ id: events.body[0].id, type: events.body[0].type });
     expect((await get('/api/admin/events/not-a-position')).status).toBe(404);
     expect((await get(`/api/admin/streams/${encodeURIComponent(stream.streamId)}`)).body.events).toBe(3);
+  });
+
+  it('counts a list as long as the log exactly up to its cap, then answers the planner estimate (never less)', async () => {
+    const params = {
+      sort: { field: 'position', order: 'ASC' as const },
+      range: { start: 0, end: 1 },
+      filter: {},
+      offset: 0,
+      limit: 2,
+    };
+    const exact = await runList(t.db.knex, eventsList, params);
+    expect(exact.total).toBe(Number((await t.db.pool.query(`SELECT count(*) AS n FROM events`)).rows[0].n));
+    const capped = await runList(t.db.knex, { ...eventsList, countUpTo: 3 }, params);
+    expect(capped.rows).toEqual(exact.rows);
+    // Past the cap the total is an estimate: at least the cap plus one, never a count of every event.
+    expect(capped.total).toBeGreaterThanOrEqual(4);
   });
 
   it('keeps the adoption audit', async () => {

@@ -31,6 +31,11 @@ export type ListDefinition<F, Row> = {
   /** Sort field → SQL expression; a tie-breaker keeps pages stable. */
   orderBy: (sort: Sort) => string;
   toRow: (r: Record<string, unknown>) => Row;
+  /**
+   * Lists as long as the log (streams, events) count at most this many rows exactly; past it the total is the
+   * planner's estimate (counting a million events took longer than reading the page).
+   */
+  countUpTo?: number;
 };
 
 const iso = (d: unknown) => (d instanceof Date ? d.toISOString() : d == null ? null : String(d));
@@ -121,8 +126,9 @@ export const adoptionsList: ListDefinition<AdoptionFilter, AdminAdoptionRow> = {
   base: 'adoption_ads a',
   joins: 'LEFT JOIN users u ON u.id = a.owner_id',
   select: 'a.*, u.username AS owner_username, u.email AS owner_email',
-  // Deleted ads stay for the audit; they are listed only when asked for (status 'deleted') or by id.
-  always: (f) => (f.status === undefined && !f.id ? [clause('a.deleted_at IS NULL')] : []),
+  // Deleted ads stay for the audit; they are listed only when asked for (status 'deleted') or by id. Any other
+  // status implies it too, said so the per-column indexes (partial: not deleted) serve a sorted, filtered page.
+  always: (f) => (f.status !== 'deleted' && !f.id ? [clause('a.deleted_at IS NULL')] : []),
   where: (f) => [
     ...(f.id ? [clause('a.id = ANY(?)', f.id)] : []),
     ...(f.ownerId ? [clause('a.owner_id = ?', f.ownerId)] : []),
@@ -288,6 +294,8 @@ export const commentsList: ListDefinition<CommentFilter, AdminCommentRow> = {
   }),
 };
 
+const LOG_COUNT_EXACT_UP_TO = 10_000;
+
 /** Event browser: a stream is its first event (revision 0); its last one comes from the stream's own index. */
 type StreamFilter = { id?: string[]; q?: string; type?: string };
 export const streamsList: ListDefinition<StreamFilter, AdminStreamRow> = {
@@ -307,6 +315,7 @@ export const streamsList: ListDefinition<StreamFilter, AdminStreamRow> = {
       : []),
   ],
   orderBy: (s) => (s.field === 'id' ? `s.stream_id ${dir(s)}` : `s.position ${dir(s)}`),
+  countUpTo: LOG_COUNT_EXACT_UP_TO,
   toRow: (r) => {
     const id = String(r.stream_id);
     return {
@@ -351,6 +360,7 @@ export const eventsList: ListDefinition<EventFilter, AdminEventRow> = {
     ...(f.type ? [clause('e.type = ?', f.type)] : []),
   ],
   orderBy: (s) => `e.position ${dir(s)}`,
+  countUpTo: LOG_COUNT_EXACT_UP_TO,
   toRow: (r) => ({
     id: String(r.position),
     position: String(r.position),
@@ -380,15 +390,29 @@ export async function runList<F, Row>(
   params: ListParams<F>,
 ): Promise<{ rows: Row[]; total: number }> {
   const where = whereSql([...(def.always?.(params.filter) ?? []), ...def.where(params.filter)]);
+  const counted = `SELECT 1 FROM ${def.base} ${where.sql}`;
   const [page, count] = await Promise.all([
     knex.raw<{ rows: Record<string, unknown>[] }>(
       `SELECT ${def.select} FROM ${def.base} ${def.joins} ${where.sql}
        ORDER BY ${def.orderBy(params.sort)} LIMIT ? OFFSET ?`,
       [...where.bindings, params.limit, params.offset],
     ),
-    knex.raw<{ rows: { n: string }[] }>(`SELECT count(*) AS n FROM ${def.base} ${where.sql}`, where.bindings),
+    knex.raw<{ rows: { n: string }[] }>(
+      def.countUpTo === undefined
+        ? `SELECT count(*) AS n FROM (${counted}) AS c`
+        : `SELECT count(*) AS n FROM (${counted} LIMIT ${def.countUpTo + 1}) AS c`,
+      where.bindings,
+    ),
   ]);
-  return { rows: page.rows.map(def.toRow), total: Number(count.rows[0]?.n ?? 0) };
+  let total = Number(count.rows[0]?.n ?? 0);
+  if (def.countUpTo !== undefined && total > def.countUpTo) {
+    const plan = await knex.raw<{ rows: { 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }[] }>(
+      `EXPLAIN (FORMAT JSON) ${counted}`,
+      where.bindings,
+    );
+    total = Math.max(total, Math.round(plan.rows[0]?.['QUERY PLAN'][0].Plan['Plan Rows'] ?? 0));
+  }
+  return { rows: page.rows.map(def.toRow), total };
 }
 
 /** One row by id (react-admin getOne); null when none. */
