@@ -27,6 +27,8 @@ export default defineConfig({
           include: ['e2e/**/*.e2e.test.ts'],
           fileParallelism: false,
           testTimeout: 120_000,
+          // A page waits on the app and its projections; on a loaded 2-core machine 1 s (the default) is too short.
+          expect: { poll: { timeout: 10_000 } },
           sequence: { groupOrder: 2 },
         },
       },

@@ -77,7 +77,7 @@ export class ShadowTables {
 
   /**
    * Loads a fold's rows (`Projection.fold`) into the shadow copies, which must still be empty, with COPY (text
-   * format): about ten times faster than casting JSON server-side, which matters at millions of rows. Each COPY
+   * format: no JSON to parse server-side, which matters at millions of rows). Each COPY
    * takes LOAD_CHUNK rows and is its own short statement: a long one would hold back the log's visibility horizon for
    * every subscriber. Every row of a table must carry the same columns (a forgotten one is an error, not a NULL).
    */
