@@ -12,6 +12,7 @@ import { allProjections } from '@pawhaven/projections';
 import { listAdoptionAds } from '@pawhaven/query-api';
 import { commandToVisible, measureConcurrent, round } from '../lib/measure';
 import { httpGet } from '../lib/http-get';
+import { startBenchSession } from '../lib/session';
 import type { BenchContext, BenchRow, BenchSection } from '../lib/types';
 
 const PET_TYPES = ['Dog', 'Cat', 'Bird', 'Rabbit', 'Hamster', 'Other'] as const;
@@ -51,29 +52,8 @@ export async function benchApp(ctx: BenchContext) {
     allProjections.map((p) => p.name),
   );
   await waiter.start();
-  /** A signed-in bench user: a real open session in the user's stream (tokens of unknown sessions are refused). */
-  const tokenFor = async (userId: string) => {
-    const sessionId = randomUUID();
-    const now = new Date();
-    await store.append(
-      `user-${userId}`,
-      [
-        {
-          type: 'SessionStarted',
-          data: {
-            sessionId,
-            secretHash: 'bench',
-            rememberMe: false,
-            startedAt: now.toISOString(),
-            expiresAt: new Date(now.getTime() + 3600_000).toISOString(),
-          },
-          metadata: { actorId: userId },
-        },
-      ],
-      'any',
-    );
-    return tokens.sign({ userId, sessionId, isAdmin: false });
-  };
+  /** A signed-in bench user: a real open session in the user's stream. */
+  const tokenFor = (userId: string) => startBenchSession(store, tokens, userId);
   const publish = async (count: number, ownerId: string, concurrency = 8) => {
     const ids: string[] = [];
     let last = 0n;

@@ -18,6 +18,7 @@ import { allMigrations, allProjections } from '@pawhaven/projections';
 import { appendRealisticLog } from '@pawhaven/projections/testing';
 import { httpGet } from '../lib/http-get';
 import { measureInterleaved, round } from '../lib/measure';
+import { startBenchSession } from '../lib/session';
 import { freshDatabase } from '../lib/postgres';
 import type { BenchContext, BenchRow, BenchSection } from '../lib/types';
 
@@ -271,30 +272,12 @@ async function adminToken(url: string): Promise<string> {
     );
     const userId = rows[0]?.id;
     if (!userId) throw new Error('the generated log has no administrator');
-    const sessionId = randomUUID();
-    const now = new Date();
-    await store.append(
-      `user-${userId}`,
-      [
-        {
-          type: 'SessionStarted',
-          data: {
-            sessionId,
-            secretHash: 'bench',
-            rememberMe: false,
-            startedAt: now.toISOString(),
-            expiresAt: new Date(now.getTime() + 3600_000).toISOString(),
-          },
-          metadata: { actorId: userId },
-        },
-      ],
-      'any',
-    );
-    return await new TokenService(await resolveJwtSecret(db.knex), 3600).sign({
+    return await startBenchSession(
+      store,
+      new TokenService(await resolveJwtSecret(db.knex), 3600),
       userId,
-      sessionId,
-      isAdmin: true,
-    });
+      true,
+    );
   } finally {
     await store.close();
     await db.close();
