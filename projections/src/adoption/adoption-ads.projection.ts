@@ -7,6 +7,7 @@ import {
   type UserEvent,
 } from '@pawhaven/contracts';
 import { defineProjection, type FoldedRow } from '@pawhaven/platform';
+import { addTo, removeFrom } from '../fold-index';
 
 const DETAIL_COLUMNS: Record<keyof PetDetails, string> = {
   name: 'name',
@@ -96,17 +97,6 @@ type RequestRow = {
   reason: string | null;
   requested_at: string;
   responded_at: string | null;
-};
-
-/** The fold's secondary indexes (owner → ads, ad → requests, requester → requests), so a deletion is cheap. */
-const addTo = (index: Map<string, Set<string>>, key: string, id: string) => {
-  const ids = index.get(key);
-  if (ids) ids.add(id);
-  else index.set(key, new Set([id]));
-};
-const removeFrom = (index: Map<string, Set<string>>, key: string, id: string) => {
-  const ids = index.get(key);
-  if (ids?.delete(id) && ids.size === 0) index.delete(key);
 };
 
 /** `adoption_ads` and `adoption_requests`: the listing, an owner's ads with their requests, a requester's history. */

@@ -1,6 +1,7 @@
 import { adIdOfStream, type AdoptionEvent, type UserEvent } from '@pawhaven/contracts';
 import { defineProjection } from '@pawhaven/platform';
 import type { Knex } from 'knex';
+import { addTo, removeFrom } from '../fold-index';
 
 const bump = (tx: Knex.Transaction, userId: string, column: 'ads' | 'requests', by: number) =>
   tx.raw(
@@ -30,17 +31,6 @@ type Counted = Extract<Handled, { type: (typeof COUNTED_EVENT_TYPES)[number] }>;
 type StatsRow = { user_id: string; ads: number; requests: number };
 type AdOwnerRow = { ad_id: string; owner_id: string };
 type CountedRequestRow = { request_id: string; ad_id: string; requester_id: string };
-
-/** The fold's secondary indexes (owner → ads, ad → requests, requester → requests), so a deletion is cheap. */
-const addTo = (index: Map<string, Set<string>>, key: string, id: string) => {
-  const ids = index.get(key);
-  if (ids) ids.add(id);
-  else index.set(key, new Set([id]));
-};
-const removeFrom = (index: Map<string, Set<string>>, key: string, id: string) => {
-  const ids = index.get(key);
-  if (ids?.delete(id) && ids.size === 0) index.delete(key);
-};
 
 /**
  * Per-user counts for the admin statistics: live ads owned and adoption requests sent (each still in the read

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { COMMUNITY_EVENT_TYPES, type CommunityEvent, type UserEvent } from '@pawhaven/contracts';
 import { defineProjection } from '@pawhaven/platform';
 import { prepared } from './prepared';
+import { addTo, removeFrom } from '../fold-index';
 
 /** Rows as `apply` leaves them, every column included (defaults from migration 0120). */
 type PostRow = {
@@ -63,15 +64,6 @@ const uuids = (...ids: (string | null)[]) => ids.every((id) => id === null || UU
 const uuidKey = (id: unknown): string | null | undefined =>
   id === null ? null : typeof id === 'string' && UUID.test(id) ? id.toLowerCase() : undefined;
 
-const addTo = <V>(index: Map<string, Set<V>>, key: string, value: V) => {
-  const set = index.get(key);
-  if (set) set.add(value);
-  else index.set(key, new Set<V>().add(value));
-};
-const removeFrom = <V>(index: Map<string, Set<V>>, key: string, value: V) => {
-  const set = index.get(key);
-  if (set?.delete(value) && set.size === 0) index.delete(key);
-};
 /** A map's values, iterable as often as the reader likes. */
 const valuesOf = <V>(map: Map<unknown, V>): Iterable<V> => ({ [Symbol.iterator]: () => map.values() });
 
