@@ -114,7 +114,8 @@ async function rebuildFolded(
   knex: Knex,
   store: EventStore,
   projections: readonly Projection[],
-  onProgress: (p: { processed: number; total: number; writing: Projection | null }) => void,
+  /** `writing` is the projection being written and `started` how many have been (0 while the log is read). */
+  onProgress: (p: { processed: number; total: number; writing: Projection | null; started: number }) => void,
   opts: RebuildOptions,
 ): Promise<RebuildResult[]> {
   const started = performance.now();
@@ -128,10 +129,17 @@ async function rebuildFolded(
 
   const replayed: Replayed = { at: START, processed: 0 };
   let writing: Projection | null = null;
+  /** The next projection to write, in the writing order below. */
+  let next = 0;
   // The pass's count, then that of the projection being written (its catch-up adds to the pass's).
   let counted = replayed;
   const report = () =>
-    onProgress({ processed: counted.processed, total: Math.max(total, counted.processed), writing });
+    onProgress({
+      processed: counted.processed,
+      total: Math.max(total, counted.processed),
+      writing,
+      started: writing ? Math.min(next, folds.length) : 0,
+    });
   report();
   let reported = performance.now();
   for await (const event of store.readAll(START, { batchSize: opts.batchSize ?? 5000, upTo: head })) {
@@ -154,7 +162,6 @@ async function rebuildFolded(
   // rows), the one fed most events first: the largest model then overlaps all the small ones instead of ending alone.
   const results: RebuildResult[] = [];
   const queue = [...folds].sort((a, b) => b.fed - a.fed);
-  let next = 0;
   const writeNext = async (): Promise<void> => {
     for (let k = next++; k < queue.length; k = next++) {
       const { projection, fold, index: i } = queue[k]!;
@@ -409,8 +416,8 @@ export async function rebuildProjections(
             knex,
             store,
             folded,
-            ({ processed, total, writing }) =>
-              report(writing?.name ?? EVENT_LOG, writing ? folded.indexOf(writing) + 1 : 0, processed, total),
+            ({ processed, total, writing, started }) =>
+              report(writing?.name ?? EVENT_LOG, started, processed, total),
             opts,
           )),
         );
