@@ -1,6 +1,6 @@
 import { platformMigrations, type Migration } from '@pawhaven/platform';
 import { chatMigration } from './chat/migration';
-import { notificationsMigration } from './notifications/migration';
+import { notificationsMigration, vetPostBroadcastsMigration } from './notifications/migration';
 import { publicPagesMigration } from './directory/migration';
 
 /** Read-model tables. Each projection owns its tables; a rebuild replays the log into copies and swaps them in. */
@@ -247,6 +247,7 @@ export const readModelMigrations: Migration[] = [
       `);
     },
   },
+  vetPostBroadcastsMigration,
 ];
 
 /** Every schema change of the product: the platform's tables first, then the read models. */

@@ -35,21 +35,21 @@ export function notificationRoutes(deps: CommandDeps): Router {
   };
 
   /** The notification as the read model shows it to this user (the only place its id can have come from). */
-  const seen = async (userId: string, notificationId: string): Promise<SeenNotification> =>
-    (await db
-      .knex('notifications')
-      .where({ id: notificationId, user_id: userId })
-      .first<{ read: boolean } | undefined>('read')) ?? null;
+  const seen = async (userId: string, notificationId: string): Promise<SeenNotification> => {
+    const { rows } = await db.pool.query<{ read: boolean }>(
+      'SELECT read FROM user_notifications($1) WHERE id = $2',
+      [userId, notificationId],
+    );
+    return rows[0] ?? null;
+  };
 
   const counts = async (userId: string) => {
-    const row = await db
-      .knex('notifications')
-      .where({ user_id: userId })
-      .first<{ total: string; unread: string }>(
-        db.knex.raw('count(*) AS total'),
-        db.knex.raw('count(*) FILTER (WHERE NOT read) AS unread'),
-      );
-    return { total: Number(row.total), unread: Number(row.unread) };
+    const { rows } = await db.pool.query<{ total: number; unread: number }>(
+      `SELECT count(*)::int AS total, (count(*) FILTER (WHERE NOT read))::int AS unread
+         FROM user_notifications($1)`,
+      [userId],
+    );
+    return rows[0]!;
   };
 
   // The fixed paths first: 'mark-all-read' and 'delete-all' are not ids.

@@ -39,6 +39,10 @@ const TABLES: Record<string, string> = {
   notification_posts: 'id',
   notification_ads: 'id',
   notification_adoption_requests: 'id',
+  notification_broadcasts: 'id',
+  notification_vet_terms: 'user_id, since',
+  notification_receipts: 'user_id, broadcast_id',
+  notification_marks: 'user_id',
 };
 
 let t: TestApp;
@@ -159,10 +163,10 @@ const requestAdoption = async (user: RegisteredUser, adId: string) =>
     201,
   ).request._id as string;
 
-/** A's notification of this type whose data matches, as the read model has it. */
+/** A's notification of this type whose data matches, as the read model shows it to them. */
 const find = async (user: string, type: string, data: Record<string, string>) =>
   (
-    await rows(`SELECT * FROM notifications WHERE user_id = $1 AND type = $2 AND data @> $3::jsonb`, [
+    await rows(`SELECT * FROM user_notifications($1) WHERE type = $2 AND data @> $3::jsonb`, [
       user,
       type,
       JSON.stringify(data),
@@ -341,7 +345,7 @@ const recordAd = (adId: string, actorId: string, events: AdoptionEvent[]) =>
  * through Google (verified: a veterinarian to notify), is deleted, and is registered once more: he stays deleted.
  * A user nobody knows is renewed and verified (nothing to update); one nobody knows is deleted (a tombstone), then
  * posts P-ghost, which Alice's comment notifies nobody of. A stranger likes P3 ("Someone"). Bob's vet post P4
- * notifies Alice and Eve, not Frank. Ad "Late" is renamed and requested by Dave (accepted) before it is published
+ * notifies Alice and Eve, not Frank; Eve reads it and deletes P3's, one by one. Ad "Late" is renamed and requested by Dave (accepted) before it is published
  * (nothing to rename, nobody to tell); published by Carol, then again by Alice (ignored); declining Dave tells him.
  */
 async function recordHistories() {
@@ -369,6 +373,17 @@ async function recordHistories() {
   await log.comment(s.pGhost, alice.user._id, 'Hello?');
   await log.like(s.p3, ghost);
   s.p4 = (await log.publish(bob.user._id, { vet: true })).postId;
+  await settle();
+  // Eve reads P4's notification (twice) and deletes P3's, one by one.
+  const p4 = (await find(eve.id, 'new_post_vet_notification', { postId: s.p4 })).id as string;
+  const p3 = (await find(eve.id, 'new_post_vet_notification', { postId: s.p3 })).id as string;
+  for (const [type, notificationId] of [
+    ['NotificationRead', p4],
+    ['NotificationDeleted', p3],
+    ['NotificationRead', p4],
+    ['NotificationRead', p3],
+  ] as const)
+    await append(eve.id, { type, data: { userId: eve.id, notificationId, at: log.tick() } });
 
   s.req.late = randomUUID();
   await recordAd(s.late, dave.user._id, [
@@ -412,10 +427,9 @@ describe('the notifications read model after the scenario', () => {
   /** Each user's notifications as [type, message, read], newest first. */
   const listOf = async (userId: string) =>
     (
-      await rows(
-        `SELECT type, message, read FROM notifications WHERE user_id = $1 ORDER BY created_at DESC, id DESC`,
-        [userId],
-      )
+      await rows(`SELECT type, message, read FROM user_notifications($1) ORDER BY created_at DESC, id DESC`, [
+        userId,
+      ])
     ).map((r) => [r.type, r.message, r.read]);
 
   it('holds what happened to each user, with what they did to it', async () => {
@@ -446,9 +460,9 @@ describe('the notifications read model after the scenario', () => {
       ['adoption_request_rejected', T.adoption_request_rejected.message('Rani Bibi'), false],
       ['adoption_request_rejected', T.adoption_request_rejected.message('Late'), false],
     ]);
+    // She read P4's and deleted P3's.
     expect(await listOf(eve.id)).toEqual([
-      ['new_post_vet_notification', `Veterinarian ${bob.username} shared a new post`, false], // P4
-      ['new_post_vet_notification', `Veterinarian ${bob.username} shared a new post`, false], // P3
+      ['new_post_vet_notification', `Veterinarian ${bob.username} shared a new post`, true], // P4
     ]);
   });
 
@@ -457,6 +471,9 @@ describe('the notifications read model after the scenario', () => {
     expect(
       await rows(`SELECT id FROM notifications WHERE user_id = ANY($1) OR actor_id = ANY($1)`, [gone]),
     ).toEqual([]);
+    expect(await rows(`SELECT id FROM notification_broadcasts WHERE actor_id = ANY($1)`, [gone])).toEqual([]);
+    for (const table of ['notification_vet_terms', 'notification_receipts', 'notification_marks'])
+      expect(await rows(`SELECT * FROM ${table} WHERE user_id = ANY($1)`, [gone])).toEqual([]);
     const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : 1);
     expect(
       (
@@ -492,7 +509,7 @@ describe('the notifications read model after the scenario', () => {
     )[0]!;
     const like = await find(alice.user._id, 'post_like', { postId: s.p1, actorId: carol.user._id });
     expect(like.id).toBe(notificationId(liked.event_id, alice.user._id));
-    expect(like).toMatchObject({
+    expect((await rows(`SELECT * FROM notifications WHERE id = $1`, [like.id]))[0]).toMatchObject({
       data: { postId: s.p1, actorId: carol.user._id },
       post_id: s.p1,
       actor_id: carol.user._id,
@@ -502,6 +519,17 @@ describe('the notifications read model after the scenario', () => {
     expect(reply.data).toEqual({ postId: s.p1, commentId: s.c.c2, actorId: carol.user._id });
     const accepted = await find(bob.user._id, 'adoption_request_accepted', { adId: s.ad });
     expect(accepted.data).toEqual({ adId: s.ad, requestId: s.req[bob.username], actorId: carol.user._id });
+    // A veterinarian's post: one broadcast, each recipient's notification still with the id of cause and recipient.
+    const published = (
+      await rows(`SELECT event_id FROM events WHERE type = 'PostPublished' AND data->>'postId' = $1`, [s.p4])
+    )[0]!;
+    for (const vet of [alice.user._id, eve.id])
+      expect((await find(vet, 'new_post_vet_notification', { postId: s.p4 })).id).toBe(
+        notificationId(published.event_id, vet),
+      );
+    expect(await rows(`SELECT id, post_id FROM notification_broadcasts WHERE post_id = $1`, [s.p4])).toEqual([
+      { id: published.event_id, post_id: s.p4 },
+    ]);
   });
 
   it('knows who is who, which posts are live, and which request is whose', async () => {
@@ -562,6 +590,10 @@ describe('rebuilding the notifications projection from the log', () => {
     await t.db.pool.query(`DELETE FROM notification_users WHERE id = $1`, [alice.user._id]);
     await t.db.pool.query(`UPDATE notification_ads SET name = 'x'`);
     await t.db.pool.query(`DELETE FROM notification_posts`);
+    await t.db.pool.query(`UPDATE notification_broadcasts SET message = 'x'`);
+    await t.db.pool.query(`UPDATE notification_vet_terms SET until = since + 1`);
+    await t.db.pool.query(`UPDATE notification_receipts SET deleted = NOT deleted`);
+    await t.db.pool.query(`DELETE FROM notification_marks`);
     expect(await dump()).not.toEqual(before);
 
     for (const p of projections) {

@@ -15,6 +15,7 @@ import {
   type UserEvent,
 } from '@pawhaven/contracts';
 import { defineProjection, type Notices, type RecordedEvent } from '@pawhaven/platform';
+import { addTo, removeFrom } from '../fold-index';
 
 /**
  * A notification's id: UUID-shaped (version 5 layout) from the SHA-1 of the event that caused it and its recipient,
@@ -137,6 +138,44 @@ function contentOf(n: Omit<NewNotification, 'recipientId'>, createdAt: string): 
   };
 }
 
+/** A `notification_broadcasts` row, every column included; `position` is the PostPublished event's. */
+type BroadcastRow = {
+  id: string;
+  position: bigint;
+  type: 'new_post_vet_notification';
+  title: string;
+  message: string;
+  data: NotificationDto['data'];
+  actor_id: string;
+  post_id: string;
+  created_at: string;
+};
+type VetTermRow = { user_id: string; since: bigint; until: bigint | null };
+type ReceiptRow = { broadcast_id: string; user_id: string; deleted: boolean };
+type MarkRow = { user_id: string; read_before: bigint; deleted_before: bigint };
+
+/** The broadcast of a veterinarian's post `postId`, as both `apply` and `fold` write it. */
+function broadcastRow(
+  recorded: RecordedEvent,
+  postId: string,
+  authorId: string,
+  author: string,
+  createdAt: string,
+): BroadcastRow {
+  const { title, message } = T.new_post_vet_notification;
+  return {
+    id: recorded.eventId,
+    position: recorded.position,
+    type: 'new_post_vet_notification',
+    title,
+    message: message(author),
+    data: { postId, actorId: authorId },
+    actor_id: authorId,
+    post_id: postId,
+    created_at: createdAt,
+  };
+}
+
 /**
  * In a fold, what one event tells its recipients (a veterinarian's post: every veterinarian), held once for all of
  * them. Every deletion but a user's own takes an announcement away whole (all its rows share the post, comment,
@@ -245,6 +284,48 @@ const requestOf = async (tx: Knex.Transaction, requestId: string) =>
     .first('r.requester_id', 'a.id as ad_id', 'a.owner_id', 'a.name')) as
     { requester_id: string; ad_id: string; owner_id: string; name: string } | undefined) ?? null;
 
+/** Whether a user receives veterinarians' posts: a verified veterinarian whose account is not deleted. */
+const isVet = (u: Pick<UserRow, 'is_veterinarian' | 'verified' | 'deleted'>) =>
+  u.is_veterinarian && u.verified && !u.deleted;
+
+/** After a user's row changed at `recorded`: opens their term as a verified veterinarian, or closes it. */
+async function reconsiderVet(tx: Knex.Transaction, userId: string, recorded: RecordedEvent): Promise<void> {
+  const user = await tx('notification_users').where({ id: userId }).first<UserRow | undefined>();
+  const terms = tx('notification_vet_terms').where({ user_id: userId }).whereNull('until');
+  const open = (await terms.clone().first('since')) !== undefined;
+  const vet = user !== undefined && isVet(user);
+  if (vet && !open)
+    await tx('notification_vet_terms').insert({ user_id: userId, since: String(recorded.position) });
+  else if (!vet && open) await terms.update({ until: String(recorded.position) });
+}
+
+/** Takes broadcasts away (a deleted post, a deleted author) with their receipts, telling everyone they reached. */
+async function dropBroadcasts(
+  tx: Knex.Transaction,
+  notices: Notices,
+  which: { post_id: string } | { actor_id: string },
+): Promise<void> {
+  const gone = await tx('notification_broadcasts')
+    .where(which)
+    .delete()
+    .returning<{ id: string; position: string; actor_id: string }[]>(['id', 'position', 'actor_id']);
+  if (gone.length === 0) return;
+  await tx('notification_receipts')
+    .whereIn(
+      'broadcast_id',
+      gone.map((b) => b.id),
+    )
+    .delete();
+  const { rows } = await tx.raw<{ rows: { user_id: string }[] }>(
+    `SELECT DISTINCT t.user_id
+       FROM jsonb_to_recordset(?::jsonb) AS b(position bigint, actor_id text)
+       JOIN notification_vet_terms t
+         ON b.position > t.since AND (t.until IS NULL OR b.position < t.until) AND b.actor_id <> t.user_id`,
+    [JSON.stringify(gone)],
+  );
+  changed(notices, rows);
+}
+
 /**
  * `notifications`: what happened to each user, built from the log alone (ARCHITECTURE §9), never written by a
  * command handler:
@@ -267,6 +348,10 @@ export const notificationsProjection = defineProjection({
     'notification_posts',
     'notification_ads',
     'notification_adoption_requests',
+    'notification_broadcasts',
+    'notification_vet_terms',
+    'notification_receipts',
+    'notification_marks',
   ],
   handles: HANDLES,
   async apply(tx, recorded, notices) {
@@ -285,6 +370,7 @@ export const notificationsProjection = defineProjection({
           })
           .onConflict('id')
           .merge();
+        await reconsiderVet(tx, userIdOfStream(recorded.streamId), recorded);
         return;
       }
       case 'RegistrationRenewed':
@@ -294,11 +380,13 @@ export const notificationsProjection = defineProjection({
             username: String(event.data.username),
             is_veterinarian: event.data.isVeterinarian === true,
           });
+        await reconsiderVet(tx, userIdOfStream(recorded.streamId), recorded);
         return;
       case 'EmailVerified':
         await tx('notification_users')
           .where({ id: userIdOfStream(recorded.streamId) })
           .update({ verified: true });
+        await reconsiderVet(tx, userIdOfStream(recorded.streamId), recorded);
         return;
 
       case 'UserDeleted': {
@@ -324,6 +412,10 @@ export const notificationsProjection = defineProjection({
           .insert({ id: userId, username: '', is_veterinarian: false, verified: false, deleted: true })
           .onConflict('id')
           .merge();
+        // Their posts' broadcasts go; they stop receiving any, and what they did with them is forgotten.
+        await dropBroadcasts(tx, notices, { actor_id: userId });
+        for (const table of ['notification_vet_terms', 'notification_receipts', 'notification_marks'])
+          await tx(table).where({ user_id: userId }).delete();
         return;
       }
 
@@ -335,27 +427,26 @@ export const notificationsProjection = defineProjection({
         if (!postId || !authorId) return;
         await tx('notification_posts').insert({ id: postId, author_id: authorId }).onConflict('id').ignore();
         if (d.authorIsVeterinarian !== true) return;
-        const author = await usernameOf(tx, authorId);
-        const vets: string[] = await tx('notification_users')
-          .where({ is_veterinarian: true, verified: true })
-          .whereNot({ id: authorId })
-          .orderBy('id')
-          .pluck('id');
-        const { title, message } = T.new_post_vet_notification;
-        await notify(
-          tx,
+        // Kept once for every veterinarian it tells (see `vetPostBroadcastsMigration`).
+        const row = broadcastRow(
           recorded,
-          notices,
+          postId,
+          authorId,
+          await usernameOf(tx, authorId),
           timeOf(d.publishedAt, recorded),
-          vets.map((recipientId) => ({
-            recipientId,
-            type: 'new_post_vet_notification',
-            title,
-            message: message(author),
-            actorId: authorId,
-            postId,
-          })),
         );
+        const created = await tx('notification_broadcasts')
+          .insert({ ...row, position: String(row.position), data: JSON.stringify(row.data) })
+          .onConflict('id')
+          .ignore()
+          .returning('id');
+        if (created.length === 0) return;
+        const vets: string[] = await tx('notification_vet_terms')
+          .whereNull('until')
+          .whereNot({ user_id: authorId })
+          .pluck('user_id');
+        for (const userId of vets)
+          notices.push({ kind: 'notification', userId, id: notificationId(recorded.eventId, userId) });
         return;
       }
       case 'PostDeleted': {
@@ -363,6 +454,7 @@ export const notificationsProjection = defineProjection({
         if (!postId) return;
         await tx('notification_posts').where({ id: postId }).delete();
         changed(notices, await tx('notifications').where({ post_id: postId }).delete().returning('user_id'));
+        await dropBroadcasts(tx, notices, { post_id: postId });
         return;
       }
       case 'CommentAdded': {
@@ -525,22 +617,47 @@ export const notificationsProjection = defineProjection({
 
       // ── what the user did with their notifications ──
       case 'NotificationRead':
-      case 'NotificationDeleted':
+      case 'NotificationDeleted': {
+        // The stream says whose: a user's events touch that user's notifications only, whatever their data names.
+        const userId = userIdOfNotificationsStream(recorded.streamId);
+        const id = text(event.data.notificationId);
+        if (!id || !UUID.test(id)) return;
+        const reading = event.type === 'NotificationRead';
+        const { rows } = await tx.raw<{ rows: { read: boolean; broadcast_id: string | null }[] }>(
+          'SELECT read, broadcast_id FROM user_notifications(?) WHERE id = ?',
+          [userId, id],
+        );
+        const n = rows[0];
+        if (!n || (reading && n.read)) return;
+        if (n.broadcast_id === null) {
+          const mine = tx('notifications').where({ user_id: userId, id });
+          await (reading ? mine.update({ read: true }) : mine.delete());
+        } else
+          await tx('notification_receipts')
+            .insert({ broadcast_id: n.broadcast_id, user_id: userId, deleted: !reading })
+            .onConflict(['user_id', 'broadcast_id'])
+            .merge(['deleted']);
+        notices.push({ kind: 'notifications-changed', userId });
+        return;
+      }
       case 'AllNotificationsRead':
       case 'AllNotificationsDeleted': {
-        // The stream says whose: a user's events touch that user's rows only, whatever their data names.
         const userId = userIdOfNotificationsStream(recorded.streamId);
         const mine = tx('notifications').where({ user_id: userId });
-        if (event.type === 'NotificationRead' || event.type === 'NotificationDeleted') {
-          const id = text(event.data.notificationId);
-          if (!id || !UUID.test(id)) return;
-          mine.andWhere({ id });
-        }
-        const reading = event.type === 'NotificationRead' || event.type === 'AllNotificationsRead';
+        const reading = event.type === 'AllNotificationsRead';
         const count = reading
           ? await mine.andWhere({ read: false }).update({ read: true })
           : await mine.delete();
-        if (count > 0) notices.push({ kind: 'notifications-changed', userId });
+        // Every broadcast before this event is read (deleted) for them: receipts saying so are no longer needed.
+        const receipts = tx('notification_receipts').where({ user_id: userId });
+        await (reading ? receipts.andWhere({ deleted: false }) : receipts).delete();
+        const mark = reading ? 'read_before' : 'deleted_before';
+        await tx('notification_marks')
+          .insert({ user_id: userId, [mark]: String(recorded.position) })
+          .onConflict('user_id')
+          .merge([mark]);
+        const receives = await tx('notification_vet_terms').where({ user_id: userId }).first('since');
+        if (count > 0 || receives) notices.push({ kind: 'notifications-changed', userId });
         return;
       }
       default:
@@ -559,8 +676,20 @@ export const notificationsProjection = defineProjection({
     const likes = new Map<string, Delivered[]>();
     const likeKey = (postId: string, likerId: string) => `${postId}\n${likerId}`;
     const users = new Map<string, UserRow>();
-    /** The verified veterinarians, whom a veterinarian's post notifies. */
-    const vets = new Set<string>();
+    /** Veterinarians' posts' broadcasts in log order (taken-away ones too: `liveBroadcasts` holds the rest). */
+    const broadcasts: BroadcastRow[] = [];
+    const liveBroadcasts = new Map<string, BroadcastRow>();
+    const broadcastsOfPost = new Map<string, Set<BroadcastRow>>();
+    const broadcastsBy = new Map<string, Set<BroadcastRow>>();
+    const terms = new Map<string, VetTermRow[]>();
+    /** Per user, per broadcast id. A taken-away broadcast's receipts are simply not written (`apply` deletes them). */
+    const receipts = new Map<string, Map<string, ReceiptRow>>();
+    const marks = new Map<string, MarkRow>();
+    /**
+     * Per user who acted on one notification: the ids of the broadcasts they received (`notificationId`), computed
+     * up to `next` in `broadcasts`. A term only ever starts after every broadcast listed, so an entry stays right.
+     */
+    const received = new Map<string, { byId: Map<string, BroadcastRow>; next: number }>();
     const posts = new Map<string, PostRow>();
     const postsBy = new Map<string, PostRow[]>();
     const ads = new Map<string, AdRow>();
@@ -609,9 +738,46 @@ export const notificationsProjection = defineProjection({
     };
 
     const usernameOf = (userId: string) => users.get(userId)?.username ?? T.someone;
-    const vetOrNot = (user: UserRow) => {
-      if (user.is_veterinarian && user.verified) vets.add(user.id);
-      else vets.delete(user.id);
+    /** As `reconsiderVet`. */
+    const reconsiderVet = (user: UserRow, recorded: RecordedEvent) => {
+      const list = terms.get(user.id);
+      const open = list?.find((t) => t.until === null);
+      if (isVet(user) && !open) {
+        const term = { user_id: user.id, since: recorded.position, until: null };
+        if (list) list.push(term);
+        else terms.set(user.id, [term]);
+      } else if (!isVet(user) && open) open.until = recorded.position;
+    };
+    const receives = (userId: string, b: BroadcastRow) =>
+      b.actor_id !== userId &&
+      (terms.get(userId)?.some((t) => b.position > t.since && (t.until === null || b.position < t.until)) ??
+        false);
+    /** The broadcast `id` names among `userId`'s notifications, with whether they read it; null if none. */
+    const broadcastSeen = (userId: string, id: string): { b: BroadcastRow; read: boolean } | null => {
+      let r = received.get(userId);
+      if (!r) received.set(userId, (r = { byId: new Map(), next: 0 }));
+      for (; r.next < broadcasts.length; r.next++) {
+        const b = broadcasts[r.next]!;
+        if (receives(userId, b)) r.byId.set(notificationId(b.id, userId), b);
+      }
+      const b = r.byId.get(id);
+      if (!b || !liveBroadcasts.has(b.id)) return null;
+      const mark = marks.get(userId);
+      const receipt = receipts.get(userId)?.get(b.id);
+      if (b.position <= (mark?.deleted_before ?? 0n) || receipt?.deleted === true) return null;
+      return { b, read: b.position < (mark?.read_before ?? 0n) || receipt !== undefined };
+    };
+    const dropBroadcasts = (index: Map<string, Set<BroadcastRow>>, key: string) => {
+      for (const b of index.get(key) ?? []) {
+        liveBroadcasts.delete(b.id);
+        removeFrom(broadcastsOfPost, b.post_id, b);
+        removeFrom(broadcastsBy, b.actor_id, b);
+      }
+    };
+    const markAll = (userId: string, mark: 'read_before' | 'deleted_before', recorded: RecordedEvent) => {
+      let row = marks.get(userId);
+      if (!row) marks.set(userId, (row = { user_id: userId, read_before: 0n, deleted_before: 0n }));
+      row[mark] = recorded.position;
     };
 
     // (Not a spread of the content: V8 would give every such copy a hidden class of its own.)
@@ -673,6 +839,11 @@ export const notificationsProjection = defineProjection({
         }
     }
 
+    function* receiptRows(): Generator<ReceiptRow> {
+      for (const mine of receipts.values())
+        for (const receipt of mine.values()) if (liveBroadcasts.has(receipt.broadcast_id)) yield receipt;
+    }
+
     return {
       apply(recorded) {
         const event = { type: recorded.type, data: recorded.data ?? {} } as Handled;
@@ -691,7 +862,7 @@ export const notificationsProjection = defineProjection({
             user.username = String(d.username);
             user.is_veterinarian = d.isVeterinarian === true;
             user.verified = d.via !== 'password';
-            vetOrNot(user);
+            reconsiderVet(user, recorded);
             return;
           }
           case 'RegistrationRenewed': {
@@ -699,14 +870,14 @@ export const notificationsProjection = defineProjection({
             if (!user) return;
             user.username = String(event.data.username);
             user.is_veterinarian = event.data.isVeterinarian === true;
-            vetOrNot(user);
+            reconsiderVet(user, recorded);
             return;
           }
           case 'EmailVerified': {
             const user = users.get(userIdOfStream(recorded.streamId));
             if (!user) return;
             user.verified = true;
-            vetOrNot(user);
+            reconsiderVet(user, recorded);
             return;
           }
 
@@ -731,7 +902,8 @@ export const notificationsProjection = defineProjection({
             user.is_veterinarian = false;
             user.verified = false;
             user.deleted = true;
-            vets.delete(userId);
+            dropBroadcasts(broadcastsBy, userId);
+            for (const table of [terms, receipts, marks, received]) table.delete(userId);
             return;
           }
 
@@ -747,18 +919,17 @@ export const notificationsProjection = defineProjection({
               file(postsBy, authorId, post);
             }
             if (d.authorIsVeterinarian !== true) return;
-            const { title, message } = T.new_post_vet_notification;
-            const vetPost = announce(
-              {
-                type: 'new_post_vet_notification',
-                title,
-                message: message(usernameOf(authorId)),
-                actorId: authorId,
-                postId,
-              },
+            const b = broadcastRow(
+              recorded,
+              postId,
+              authorId,
+              usernameOf(authorId),
               timeOf(d.publishedAt, recorded),
             );
-            for (const vetId of vets) notify(recorded, vetPost, vetId);
+            broadcasts.push(b);
+            liveBroadcasts.set(b.id, b);
+            addTo(broadcastsOfPost, postId, b);
+            addTo(broadcastsBy, authorId, b);
             return;
           }
           case 'PostDeleted': {
@@ -766,6 +937,7 @@ export const notificationsProjection = defineProjection({
             if (!postId) return;
             posts.delete(postId);
             deleteAnnounced(aboutPost, postId);
+            dropBroadcasts(broadcastsOfPost, postId);
             return;
           }
           case 'CommentAdded': {
@@ -910,25 +1082,40 @@ export const notificationsProjection = defineProjection({
           case 'NotificationDeleted': {
             const id = text(event.data.notificationId);
             if (!id || !UUID.test(id)) return;
-            // Only the stream's own user's rows, whatever the data names.
-            const mine = toUser.get(userIdOfNotificationsStream(recorded.streamId));
-            const n = mine?.find((n) => n.id === id && isLive(n));
-            if (!n) return;
-            if (event.type === 'NotificationRead') n.read = true;
-            else {
-              deleteOne(n);
-              sweep();
+            // Only the stream's own user's notifications, whatever the data names.
+            const userId = userIdOfNotificationsStream(recorded.streamId);
+            const reading = event.type === 'NotificationRead';
+            const n = toUser.get(userId)?.find((n) => n.id === id && isLive(n));
+            if (n) {
+              if (reading) n.read = true;
+              else {
+                deleteOne(n);
+                sweep();
+              }
+              return;
             }
+            const seen = broadcastSeen(userId, id);
+            if (!seen || (reading && seen.read)) return;
+            let mine = receipts.get(userId);
+            if (!mine) receipts.set(userId, (mine = new Map()));
+            mine.set(seen.b.id, { broadcast_id: seen.b.id, user_id: userId, deleted: !reading });
             return;
           }
           case 'AllNotificationsRead': {
-            for (const n of toUser.get(userIdOfNotificationsStream(recorded.streamId)) ?? [])
-              if (isLive(n)) n.read = true;
+            const userId = userIdOfNotificationsStream(recorded.streamId);
+            for (const n of toUser.get(userId) ?? []) if (isLive(n)) n.read = true;
+            const mine = receipts.get(userId);
+            for (const [id, receipt] of mine ?? []) if (!receipt.deleted) mine!.delete(id);
+            markAll(userId, 'read_before', recorded);
             return;
           }
-          case 'AllNotificationsDeleted':
-            deleteDelivered(toUser, userIdOfNotificationsStream(recorded.streamId));
+          case 'AllNotificationsDeleted': {
+            const userId = userIdOfNotificationsStream(recorded.streamId);
+            deleteDelivered(toUser, userId);
+            receipts.delete(userId);
+            markAll(userId, 'deleted_before', recorded);
             return;
+          }
           default:
             return;
         }
@@ -939,6 +1126,10 @@ export const notificationsProjection = defineProjection({
         notification_posts: posts.values(),
         notification_ads: ads.values(),
         notification_adoption_requests: requests.values(),
+        notification_broadcasts: liveBroadcasts.values(),
+        notification_vet_terms: [...terms.values()].flat(),
+        notification_receipts: receiptRows(),
+        notification_marks: marks.values(),
       }),
     };
   },

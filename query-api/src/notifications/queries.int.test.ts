@@ -135,13 +135,82 @@ describe('GET /api/notifications/unread-count', () => {
   });
 });
 
+describe('a veterinarian’s post', () => {
+  it('reaches every other verified veterinarian as their own notification, read and deleted one by one', async () => {
+    const [vetA, vetB, vetC] = [
+      await api.registerVerifiedUser({ isVeterinarian: true }),
+      await api.registerVerifiedUser({ isVeterinarian: true }),
+      await api.registerVerifiedUser({ isVeterinarian: true }),
+    ];
+    const at = '2025-02-01T10:00:00.000Z';
+    const { postId: vetPost } = await track(log.publish(vetA.user._id, { vet: true, at }));
+    // A like of B's own post at the very same time: the two are ordered by id.
+    const { postId: own } = await track(log.publish(vetB.user._id));
+    await track(
+      store
+        .append(
+          `post-like-${own}-liker-9`,
+          [
+            {
+              type: 'PostLiked',
+              data: { postId: own, postAuthorId: vetB.user._id, userId: 'liker-9', likedAt: at },
+            },
+          ],
+          'no_stream',
+        )
+        .then((r) => r.position),
+    );
+    const listOf = async (user: RegisteredUser) =>
+      (await get<NotificationPage>('/api/notifications', user.token)).body;
+
+    const b = await listOf(vetB);
+    expect(b.pagination.total).toBe(2);
+    expect(b.unreadCount).toBe(2);
+    expect(b.notifications.map((n) => n.createdAt)).toEqual([at, at]);
+    const ids = b.notifications.map((n) => n.id);
+    expect(ids).toEqual([...ids].sort().reverse());
+    const told = b.notifications.find((n) => n.type === 'new_post_vet_notification')!;
+    expect(told).toMatchObject({
+      title: 'New post from a veterinarian',
+      message: `Veterinarian ${vetA.username} shared a new post`,
+      data: { postId: vetPost, actorId: vetA.user._id },
+      read: false,
+    });
+    expect(await notificationById(t.db.pool, vetB.user._id, told.id)).toEqual(told);
+    // Its author is not told; C is, under an id of their own.
+    expect((await listOf(vetA)).pagination.total).toBe(0);
+    const c = await listOf(vetC);
+    expect(c.notifications.map((n) => [n.type, n.read])).toEqual([['new_post_vet_notification', false]]);
+    expect(c.notifications[0]!.id).not.toBe(told.id);
+    expect(await notificationById(t.db.pool, vetC.user._id, told.id)).toBeNull();
+
+    const put = await api.put<{ position: string }>(`/api/notifications/${told.id}/read`, {}, vetB.token);
+    expect(put.status, put.text).toBe(200);
+    last = BigInt(put.body.position);
+    expect((await listOf(vetB)).unreadCount).toBe(1);
+    expect((await listOf(vetC)).unreadCount).toBe(1);
+    const del = await api.del<{ position: string }>(`/api/notifications/${told.id}`, vetB.token);
+    expect(del.status, del.text).toBe(200);
+    last = BigInt(del.body.position);
+    expect((await listOf(vetB)).notifications.map((n) => n.type)).toEqual(['post_like']);
+    expect((await api.del(`/api/notifications/${told.id}`, vetB.token)).status).toBe(404);
+    expect((await listOf(vetC)).pagination.total).toBe(1);
+  });
+});
+
 describe('notificationById (the socket gateway’s push)', () => {
   it('answers the same DTO the list sends, and null for an unknown or malformed id', async () => {
     const page = await get<NotificationPage>('/api/notifications?limit=50', alice.token);
-    for (const n of page.body.notifications)
-      expect(await notificationById(t.db.pool, n.id)).toEqual(n satisfies NotificationDto);
-    expect(await notificationById(t.db.pool, '0b6f6d0c-6a43-4e3b-9d2e-6a3b9f2c1d00')).toBeNull();
-    expect(await notificationById(t.db.pool, 'nope')).toBeNull();
+    expect(page.body.notifications.length).toBeGreaterThan(0);
+    for (const n of page.body.notifications) {
+      expect(await notificationById(t.db.pool, alice.user._id, n.id)).toEqual(n satisfies NotificationDto);
+      // Only to its recipient.
+      expect(await notificationById(t.db.pool, bob.user._id, n.id)).toBeNull();
+    }
+    expect(
+      await notificationById(t.db.pool, alice.user._id, '0b6f6d0c-6a43-4e3b-9d2e-6a3b9f2c1d00'),
+    ).toBeNull();
+    expect(await notificationById(t.db.pool, alice.user._id, 'nope')).toBeNull();
   });
 });
 
@@ -153,14 +222,17 @@ describe('the queries are index-backed', () => {
       await client.query('SET LOCAL enable_seqscan = off');
       const plan = async (sql: string) =>
         (await client.query(`EXPLAIN ${sql}`, [alice.user._id])).rows.map((r) => r['QUERY PLAN']).join('\n');
-      expect(
-        await plan(
-          `SELECT * FROM notifications WHERE user_id = $1 ORDER BY created_at DESC, id DESC LIMIT 20`,
-        ),
-      ).toContain('notifications_user');
-      expect(await plan(`SELECT count(*) FROM notifications WHERE user_id = $1 AND NOT read`)).toContain(
-        'notifications_unread',
+      const page = await plan(
+        `SELECT * FROM user_notifications($1) ORDER BY created_at DESC, id DESC LIMIT 20`,
       );
+      const unread = await plan(`SELECT count(*) FROM user_notifications($1) WHERE NOT read`);
+      expect(page).toContain('notifications_user');
+      expect(unread).toContain('notifications_unread');
+      // The broadcasts a user received: by their terms, then by position.
+      for (const p of [page, unread]) {
+        expect(p).toContain('notification_broadcasts_position');
+        expect(p).not.toContain('Seq Scan');
+      }
       await client.query('ROLLBACK');
     } finally {
       client.release();

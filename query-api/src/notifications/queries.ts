@@ -3,9 +3,9 @@ import type { notificationListQuery, NotificationDto, NotificationPage } from '@
 import type { Pool } from 'pg';
 
 /**
- * The notification reads, from the notifications read model. A page is one statement: its rows (picked from the
- * (user_id, created_at DESC, id DESC) index), the user's total and their unread count (the partial index of the
- * unread), so the bell and the list agree with each other.
+ * The notification reads, from the notifications read model through `user_notifications(userId)` (a user's own
+ * rows and the veterinarians' posts they received, see `vetPostBroadcastsMigration`). A page is one statement: its
+ * rows, the user's total and their unread count, so the bell and the list agree with each other.
  */
 
 type Row = {
@@ -31,16 +31,17 @@ const toDto = (r: Row): NotificationDto => ({
   createdAt: r.created_at.toISOString(),
 });
 
+// Three calls, not one CTE: each is planned (inlined) on its own, so the counts never compute an id.
 const PAGE_SQL = `
   WITH page AS (
-    SELECT ${COLUMNS} FROM notifications WHERE user_id = $1
+    SELECT ${COLUMNS} FROM user_notifications($1)
     ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3
   )
-  SELECT (SELECT count(*) FROM notifications WHERE user_id = $1)::int AS total,
-         (SELECT count(*) FROM notifications WHERE user_id = $1 AND NOT read)::int AS unread,
+  SELECT (SELECT count(*) FROM user_notifications($1))::int AS total,
+         (SELECT count(*) FROM user_notifications($1) WHERE NOT read)::int AS unread,
          coalesce((SELECT json_agg(page ORDER BY created_at DESC, id DESC) FROM page), '[]'::json) AS rows`;
 
-const UNREAD_SQL = `SELECT count(*)::int AS count FROM notifications WHERE user_id = $1 AND NOT read`;
+const UNREAD_SQL = `SELECT count(*)::int AS count FROM user_notifications($1) WHERE NOT read`;
 
 /** Offsets beyond this can hold no notification (and would overflow a bigint): such pages are simply empty. */
 const MAX_OFFSET = 2 ** 52;
@@ -78,13 +79,17 @@ export async function unreadCount(pool: Pool, userId: string): Promise<number> {
   return rows[0]!.count;
 }
 
-/** One notification as its owner sees it (the socket gateway pushes it), or null. */
-export async function notificationById(pool: Pool, id: string): Promise<NotificationDto | null> {
+/** One of a user's notifications (the socket gateway pushes it), or null. */
+export async function notificationById(
+  pool: Pool,
+  userId: string,
+  id: string,
+): Promise<NotificationDto | null> {
   if (!UUID.test(id)) return null;
   const { rows } = await pool.query<Row>({
     name: 'notifications-one',
-    text: `SELECT ${COLUMNS} FROM notifications WHERE id = $1`,
-    values: [id],
+    text: `SELECT ${COLUMNS} FROM user_notifications($1) WHERE id = $2`,
+    values: [userId, id],
   });
   return rows[0] ? toDto(rows[0]) : null;
 }

@@ -186,7 +186,7 @@ export async function attachRealtime(server: HttpServer, deps: RealtimeDeps) {
             });
         return;
       case 'notification': {
-        const notification = await notificationById(deps.pool, String(notice.id));
+        const notification = await notificationById(deps.pool, String(notice.userId), String(notice.id));
         if (notification) io.local.to(userRoom(String(notice.userId))).emit('notification', notification);
         return;
       }
