@@ -3,7 +3,13 @@ import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startE2eApp, uniqueName, type E2eApp } from './support/app';
-import { createVerifiedUser, openListingCard, signInInBrowser, type TestUser } from './support/adoption';
+import {
+  adminToken,
+  createVerifiedUser,
+  openListingCard,
+  signInInBrowser,
+  type TestUser,
+} from './support/adoption';
 import { launchBrowser, pathnameOf, waitForPath, type Browser } from './support/browser';
 import { apiCall, apiToken } from './support/community';
 import { makePng } from './support/png';
@@ -378,6 +384,37 @@ describe('chat between two browsers, with live and polled notifications', () => 
     mark("B's panel lists the comment notification, indicator still Polling");
     await bPage.screenshot({ path: path.join(RESULTS, 'chat-b-polling.png') });
 
+    for (const br of browsers) expect(br.pageErrors).toEqual([]);
+  });
+
+  it("C, whose account the admin deletes, leaves A's conversation list live, without a reload", async () => {
+    const c = await createVerifiedUser(env.url, 'chatc');
+    const cToken = await apiToken(env.url, c);
+    const started = await apiCall(env.url, 'POST', '/api/conversations', cToken, {
+      senderId: c.id,
+      receiverId: a.id,
+    });
+    expect(started.status).toBe(200);
+    const conversationId = (started.body as { data: { _id: string } }).data._id;
+    const sent = await apiCall(env.url, 'POST', '/api/messages', cToken, {
+      conversationId,
+      senderId: c.id,
+      text: 'Hello from C',
+    });
+    expect(sent.status).toBe(201);
+    await setNoReloadMark(aPage);
+    const item = aPage.locator(`[data-testid="conversation-item"][data-user-id="${c.id}"]`);
+    await item.waitFor({ timeout: WAIT });
+    mark("A's list shows the conversation with C (live)");
+
+    const admin = await adminToken(env.url, env.app.adminCredentials!);
+    expect((await apiCall(env.url, 'DELETE', `/api/admin/user/${c.id}`, admin)).status).toBe(200);
+    await item.waitFor({ state: 'detached', timeout: WAIT });
+    mark("C deleted by the admin: gone from A's list (live)");
+    expect(await hasNoReloadMark(aPage)).toBe(true);
+    // A's conversation with B is still there and open.
+    await aPage.locator(`[data-testid="conversation-item"][data-user-id="${b.id}"]`).waitFor();
+    await messageByText(aPage, FIRST).waitFor();
     for (const br of browsers) expect(br.pageErrors).toEqual([]);
   });
 });

@@ -179,4 +179,6 @@ export type SocketEvents = {
     status: 'delivered' | 'read';
   };
   presence: { userId: string; online: boolean };
+  /** The conversation is gone (the other member's account was deleted): it leaves the list. */
+  conversationRemoved: { conversationId: string };
 };

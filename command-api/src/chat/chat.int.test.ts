@@ -335,6 +335,46 @@ describe('sockets', () => {
       status: 'read',
     });
   });
+
+  it('close when their session ends, and never record a message sent with it; another session stays', async () => {
+    const carol = await api.registerVerifiedUser();
+    const second = await api.post('/api/auth/signin', { email: carol.email, password: carol.password });
+    expect(second.status).toBe(200);
+    const c = await start(carol, bob);
+    const [one, two] = await Promise.all([connect(carol), connect({ ...carol, token: second.body.token })]);
+    const closed = new Promise<string>((resolve) => one.socket.on('disconnect', resolve));
+    expect((await api.post('/api/auth/signout', {}, carol.token)).status).toBe(200);
+    // Refused by the session check, or the socket is closed first: either way nothing is sent.
+    const late = await one.socket
+      .timeout(3000)
+      .emitWithAck('sendMessage', { conversationId: c.data._id, text: 'after sign-out' })
+      .catch(() => ({ ok: false, status: 'closed' }));
+    expect(late).toMatchObject({ ok: false });
+    if (late.status !== 'closed')
+      expect(late).toEqual({
+        ok: false,
+        status: 401,
+        message: 'Your session has ended. Please sign in again.',
+      });
+    expect(await closed).toBe('io server disconnect');
+    expect(await streamEvents(c.data._id)).toEqual(['ConversationStarted']);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(two.socket.connected).toBe(true);
+  });
+
+  it("close a deleted account's sockets, and take its conversations off the other member's list live", async () => {
+    const [dora, admin] = await Promise.all([
+      api.registerVerifiedUser(),
+      api.post('/api/auth/signin', t.adminCredentials!),
+    ]);
+    const c = await start(dora, bob);
+    expect((await send(dora, c.data._id, 'Bye soon')).status).toBe(201);
+    const [d, b] = await Promise.all([connect(dora), connect(bob)]);
+    const closed = new Promise<string>((resolve) => d.socket.on('disconnect', resolve));
+    expect((await api.del(`/api/admin/user/${dora.user._id}`, admin.body.token)).status).toBe(200);
+    expect(await b.waitFor('conversationRemoved')).toEqual({ conversationId: c.data._id });
+    expect(await closed).toBe('io server disconnect');
+  });
 });
 
 describe('two gateways on one database', () => {

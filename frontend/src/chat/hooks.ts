@@ -366,6 +366,15 @@ export function useChatPushes(me: string, open: OpenFacts, stopTyping: (conversa
     patchMessagePages(qc, receipt.conversationId, (pages) => applyReceiptToPages(pages, receipt, me));
   });
 
+  // The other member's account was deleted: the conversation and its messages are gone for me too.
+  useSocketEvent('conversationRemoved', (removed) => {
+    if (!removed?.conversationId) return;
+    patchConversations(qc, me, (list) => list.filter((c) => c._id !== removed.conversationId));
+    qc.removeQueries({ queryKey: chatKeys.messages(removed.conversationId) });
+    if (openRef.current.conversation?._id === removed.conversationId)
+      void qc.invalidateQueries({ queryKey: ['chat', 'with', me] });
+  });
+
   // Back on the socket after a gap (or polling meanwhile): fetch what was missed.
   const previous = useRef(status);
   useEffect(() => {

@@ -139,4 +139,14 @@ export const platformMigrations: Migration[] = [
       `);
     },
   },
+  {
+    // The Projections screen's 'last error': the live projector's failures as well as a rebuild's, kept where every
+    // process (and a restarted one) reads them. A successful rebuild of the projection clears it.
+    name: '0008_platform_projection_errors',
+    async up(knex) {
+      await knex.raw(`
+        ALTER TABLE projection_checkpoints ADD COLUMN last_error text, ADD COLUMN last_error_at timestamptz;
+      `);
+    },
+  },
 ];

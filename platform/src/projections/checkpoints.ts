@@ -98,6 +98,9 @@ export type ProjectionStatus = {
   heldBack: number;
   /** When the oldest held-back event was appended; null when none is held back. */
   heldBackSince: Date | null;
+  /** The last failure of its live projector or of a rebuild, until a rebuild succeeds (`recordProjectionError`). */
+  lastError: string | null;
+  lastErrorAt: Date | null;
 };
 
 type StatusRow = {
@@ -109,6 +112,8 @@ type StatusRow = {
   lag: string;
   held_back: string;
   held_back_since: Date | null;
+  last_error: string | null;
+  last_error_at: Date | null;
 };
 
 /** Every projection's checkpoint and lag, from one snapshot (the horizon is the one readers use: visibility.ts). */
@@ -119,12 +124,13 @@ export async function projectionStatus(
   const { rows } = await knex.raw<{ rows: StatusRow[] }>(
     `WITH horizon AS MATERIALIZED (SELECT ${VISIBLE_HORIZON_SQL} AS h),
      cp AS (
-       SELECT n.name, n.ord, c.transaction_id, c.position, c.events_processed, c.updated_at,
+       SELECT n.name, n.ord, c.transaction_id, c.position, c.events_processed, c.updated_at, c.last_error,
+         c.last_error_at,
          COALESCE(c.transaction_id, '0'::xid8) AS at_tx, COALESCE(c.position, 0) AS at_pos
        FROM unnest(?::text[]) WITH ORDINALITY AS n(name, ord)
        LEFT JOIN projection_checkpoints c ON c.name = n.name)
      SELECT cp.name, cp.transaction_id::text AS transaction_id, cp.position, cp.events_processed, cp.updated_at,
-       pending.lag, pending.held_back, pending.held_back_since
+       cp.last_error, cp.last_error_at, pending.lag, pending.held_back, pending.held_back_since
      FROM cp, horizon, LATERAL (
        SELECT count(*) AS lag, count(*) FILTER (WHERE e.transaction_id >= horizon.h) AS held_back,
          min(e.created_at) FILTER (WHERE e.transaction_id >= horizon.h) AS held_back_since
@@ -141,5 +147,30 @@ export async function projectionStatus(
     lag: Number(r.lag),
     heldBack: Number(r.held_back),
     heldBackSince: r.held_back_since,
+    lastError: r.last_error,
+    lastErrorAt: r.last_error_at,
   }));
+}
+
+/** Longest error text kept: a screen shows one line of it; the whole error is in the log. */
+const ERROR_TEXT_MAX = 500;
+
+/**
+ * Records a failure of these projections (their live projector's batch, or their rebuild) for the Projections
+ * screen. Best effort: it is called while something already went wrong, maybe the database itself.
+ */
+export async function recordProjectionError(
+  knex: Knex,
+  names: readonly string[],
+  error: unknown,
+): Promise<void> {
+  const text = (error instanceof Error ? error.message : String(error)).slice(0, ERROR_TEXT_MAX) || 'failed';
+  await knex
+    .raw(
+      `INSERT INTO projection_checkpoints (name, last_error, last_error_at)
+       SELECT name, ?, now() FROM unnest(?::text[]) AS name
+       ON CONFLICT (name) DO UPDATE SET last_error = EXCLUDED.last_error, last_error_at = EXCLUDED.last_error_at`,
+      [text, [...names]],
+    )
+    .catch(() => {});
 }

@@ -240,6 +240,9 @@ describe('read model and checkpoint in one transaction', () => {
     await expectExactlyOnce(log);
     const [status] = await projectionStatus(db.knex, [projection]);
     expect(status!.eventsProcessed).toBe(12);
+    // The failure stays on record for the Projections screen, with its time, after the projector recovered.
+    expect(status!.lastError).toBe('fault injected in the middle of a batch');
+    expect(status!.lastErrorAt).toBeInstanceOf(Date);
     await projector.stop();
   });
 
@@ -357,6 +360,8 @@ describe('status and read-your-writes', () => {
       lag: 5,
       heldBack: 0,
       heldBackSince: null,
+      lastError: null,
+      lastErrorAt: null,
     });
 
     const projector = startProjector(projection);

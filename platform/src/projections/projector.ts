@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { EventStore, LogPosition, RecordedEvent } from '../event-store/event-store';
 import { logger } from '../logger';
-import { CheckpointMoved, PROJECTIONS_CHANNEL, readCheckpoint } from './checkpoints';
+import { CheckpointMoved, PROJECTIONS_CHANNEL, readCheckpoint, recordProjectionError } from './checkpoints';
 import { collectNotices } from './notices';
 import type { Projection } from './projection';
 
@@ -77,6 +77,11 @@ async function followTogether(
       logger.error(
         { err: error, projections: members.map((m) => m.name) },
         'projection failed; retrying from its checkpoint',
+      );
+      await recordProjectionError(
+        knex,
+        members.map((m) => m.name),
+        error,
       );
       const delay = Math.min((opts.retryDelayMs ?? 200) * 2 ** Math.min(failures, 6), 10_000);
       await new Promise((r) => setTimeout(r, delay));

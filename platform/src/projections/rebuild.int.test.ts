@@ -10,11 +10,11 @@ import {
   type RecordedEvent,
 } from '../event-store/event-store';
 import { PostgresEventStore } from '../event-store/postgres-event-store';
-import { applyBatch, readCheckpoint } from './checkpoints';
+import { applyBatch, projectionStatus, readCheckpoint } from './checkpoints';
 import { ConsistencyWaiter } from './consistency';
 import { defineProjection, type FoldedRow, type Projection } from './projection';
 import { runProjector } from './projector';
-import { rebuildProjection, type RebuildProgress } from './rebuild';
+import { rebuildProjection, rebuildProjections, type RebuildProgress } from './rebuild';
 
 /**
  * Blue/green rebuilds (ARCHITECTURE §9) on the real PostgreSQL: the rebuild fills shadow copies and swaps them in
@@ -448,6 +448,21 @@ describe.each(['apply', 'fold'] as const)('blue/green rebuild through %s', (path
     expect(await dump()).toEqual(before);
     expect(await readCheckpoint(db.knex, NAME)).toEqual(checkpoint);
     expect(await leftoverShadows()).toBe(0);
+  });
+
+  it("a failed rebuild is the projection's last error until one succeeds", async () => {
+    await appendEvents(200, 4);
+    const log = await readLog();
+    const failing = makeProjection({ faultOn: log[150]!.eventId });
+    await expect(rebuildProjections(db.knex, store, [failing], () => {}, { batchSize: 50 })).rejects.toThrow(
+      'fault injected',
+    );
+    const [failed] = await projectionStatus(db.knex, [failing]);
+    expect(failed!.lastError).toBe('fault injected during the rebuild');
+    expect(failed!.lastErrorAt).toBeInstanceOf(Date);
+    await rebuildProjections(db.knex, store, [makeProjection()]);
+    const [rebuilt] = await projectionStatus(db.knex, [failing]);
+    expect(rebuilt).toMatchObject({ lastError: null, lastErrorAt: null });
   });
 
   it('replays every event up to the live checkpoint even while a transaction in another database holds the plain horizon back', async () => {

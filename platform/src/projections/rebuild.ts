@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { EventStore, LogPosition, RecordedEvent } from '../event-store/event-store';
 import { comparePositions, START } from '../event-store/event-store';
-import { PROJECTIONS_CHANNEL, readCheckpoint } from './checkpoints';
+import { PROJECTIONS_CHANNEL, readCheckpoint, recordProjectionError } from './checkpoints';
 import type { Projection } from './projection';
 import { ShadowTables } from './shadow-tables';
 
@@ -287,7 +287,8 @@ async function catchUpAndSwap(
     const eventsProcessed = replayed.processed + caughtUp;
     await tx.raw(
       `UPDATE projection_checkpoints
-       SET transaction_id = ?::text::xid8, position = ?, events_processed = ?, updated_at = now()
+       SET transaction_id = ?::text::xid8, position = ?, events_processed = ?, updated_at = now(),
+           last_error = NULL, last_error_at = NULL
        WHERE name = ?`,
       [final.transactionId.toString(), final.position.toString(), eventsProcessed, name],
     );
@@ -394,13 +395,15 @@ export async function rebuildProjections(
       const passes = (folded.length > 0 ? 1 : 0) + applied.length;
       let done = 0;
       let pass = 0;
-      const report = (current: string, index: number, processed: number, total: number) => {
+      let current: string = EVENT_LOG;
+      const report = (at: string, index: number, processed: number, total: number) => {
+        current = at;
         const all = done + processed;
         const estimate = Math.max(all, done + total * (passes - pass));
         const seconds = (performance.now() - started) / 1000;
         const rate = seconds > 0 ? all / seconds : 0;
         onProgress({
-          current,
+          current: at,
           index,
           count: projections.length,
           processed: all,
@@ -410,32 +413,41 @@ export async function rebuildProjections(
         });
       };
       const results: RebuildResult[] = [];
-      if (folded.length > 0) {
-        results.push(
-          ...(await rebuildFolded(
+      try {
+        if (folded.length > 0) {
+          results.push(
+            ...(await rebuildFolded(
+              knex,
+              store,
+              folded,
+              ({ processed, total, writing, started }) =>
+                report(writing?.name ?? EVENT_LOG, started, processed, total),
+              opts,
+            )),
+          );
+          done += results[0]?.processed ?? 0;
+          pass++;
+        }
+        for (const projection of applied) {
+          const index = folded.length + applied.indexOf(projection) + 1;
+          const result = await rebuildByApply(
             knex,
             store,
-            folded,
-            ({ processed, total, writing, started }) =>
-              report(writing?.name ?? EVENT_LOG, started, processed, total),
+            projection,
+            ({ processed, total }) => report(projection.name, index, processed, total),
             opts,
-          )),
-        );
-        done += results[0]?.processed ?? 0;
-        pass++;
-      }
-      for (const projection of applied) {
-        const index = folded.length + applied.indexOf(projection) + 1;
-        const result = await rebuildByApply(
-          knex,
-          store,
-          projection,
-          ({ processed, total }) => report(projection.name, index, processed, total),
-          opts,
-        );
-        done += result.processed;
-        pass++;
-        results.push(result);
+          );
+          done += result.processed;
+          pass++;
+          results.push(result);
+        }
+      } catch (error) {
+        // On the projection being written; while the log was read, on every one of them.
+        const failed = projections.some((p) => p.name === current)
+          ? [current]
+          : projections.map((p) => p.name);
+        await recordProjectionError(knex, failed, error);
+        throw error;
       }
       return results;
     } finally {

@@ -10,19 +10,24 @@ type SessionRow = {
   revoked_at: string | null;
 };
 
-/** `sessions`: which refresh sessions are revoked, so access tokens of a signed-out session stop working at once. */
+/**
+ * `sessions`: which refresh sessions are revoked, so access tokens of a signed-out session stop working at once.
+ * Each ended session is announced ({ kind: 'session-ended', userId, sessionId }, no sessionId: all of the user's),
+ * so the realtime gateway closes the sockets opened with it.
+ */
 export const sessionsProjection = defineProjection({
   name: 'sessions',
   tables: ['sessions'],
   handles: ['SessionStarted', 'SessionRevoked', 'PasswordReset', 'UserDeleted'] satisfies UserEvent['type'][],
-  async apply(tx, recorded) {
+  async apply(tx, recorded, notices) {
     const event = { type: recorded.type, data: recorded.data } as UserEvent;
+    const userId = userIdOfStream(recorded.streamId);
     switch (event.type) {
       case 'SessionStarted':
         await tx('sessions')
           .insert({
             id: event.data.sessionId,
-            user_id: userIdOfStream(recorded.streamId),
+            user_id: userId,
             started_at: event.data.startedAt,
             expires_at: event.data.expiresAt,
           })
@@ -34,18 +39,19 @@ export const sessionsProjection = defineProjection({
           .where({ id: event.data.sessionId })
           .whereNull('revoked_at')
           .update({ revoked_at: event.data.revokedAt });
+        notices.push({ kind: 'session-ended', userId, sessionId: event.data.sessionId });
         return;
       case 'PasswordReset':
         await tx('sessions')
-          .where({ user_id: userIdOfStream(recorded.streamId) })
+          .where({ user_id: userId })
           .whereNull('revoked_at')
           .update({ revoked_at: event.data.resetAt });
+        notices.push({ kind: 'session-ended', userId, sessionId: null });
         return;
       case 'UserDeleted':
         // Its sessions were revoked in the same append (the log-based check refuses them); the rows go.
-        await tx('sessions')
-          .where({ user_id: userIdOfStream(recorded.streamId) })
-          .delete();
+        await tx('sessions').where({ user_id: userId }).delete();
+        notices.push({ kind: 'session-ended', userId, sessionId: null });
         return;
       default:
         return;

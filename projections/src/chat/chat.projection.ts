@@ -87,7 +87,7 @@ async function moveReceipts(
 /**
  * A deleted user's conversations vanish for both members, with every message in them (a conversation is the two of
  * them: half of it would show replies to nobody). The other member's list and unread counts lose them with the rows;
- * a 'conversation-removed' notice names each (the realtime gateway may push it; today it ignores the kind).
+ * a 'conversation-removed' notice names each (the realtime gateway pushes it to the other member).
  */
 async function forgetUser(tx: Knex.Transaction, userId: string, notices: Notices) {
   const members: { conversation_id: string; other_id: string }[] = await tx('conversation_members')

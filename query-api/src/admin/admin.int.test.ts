@@ -8,6 +8,7 @@ import {
   type TestApi,
   type TestApp,
 } from '../../../gateway/src/support/test-app';
+import { recordProjectionError } from '@pawhaven/platform';
 import { eventsList, runList } from './lists';
 
 /**
@@ -483,5 +484,19 @@ describe('GET /api/admin/projections', () => {
     );
     expect(res.body.heldBack).toMatchObject({ heldBack: false, events: 0 });
     expect(BigInt(res.body.headPosition)).toBeGreaterThanOrEqual(last);
+  });
+
+  it("shows a projection's last failure, recorded where every process reads it", async () => {
+    // What the live projector records when a batch fails (and a failed rebuild): platform's projector tests.
+    await recordProjectionError(
+      t.db.knex,
+      ['landing-stats'],
+      new Error('connection terminated unexpectedly'),
+    );
+    const res = await get('/api/admin/projections');
+    const landing = res.body.projections.find((p: Json) => p.name === 'landing-stats');
+    expect(landing.lastError).toBe('connection terminated unexpectedly');
+    expect(Date.now() - Date.parse(landing.lastErrorAt)).toBeLessThan(60_000);
+    expect(res.body.projections.find((p: Json) => p.name === 'users').lastError).toBeNull();
   });
 });

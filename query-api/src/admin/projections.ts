@@ -64,7 +64,6 @@ export async function projectionsScreen(
   return {
     projections: status.map((s): AdminProjectionDto => {
       const projection = projections.find((p) => p.name === s.name)!;
-      const failure = board.failures.get(s.name);
       return {
         name: s.name,
         position: s.position,
@@ -74,8 +73,8 @@ export async function projectionsScreen(
         lag: s.lag,
         heldBack: s.heldBack,
         heldBackSince: s.heldBackSince?.toISOString() ?? null,
-        lastError: failure?.error ?? null,
-        lastErrorAt: failure?.at ?? null,
+        lastError: s.lastError,
+        lastErrorAt: s.lastErrorAt?.toISOString() ?? null,
         tables: projection.tables.map((t) => ({
           name: t,
           ...(rows.get(t) ?? { rows: 0, estimated: false }),

@@ -7,13 +7,13 @@ import type { ChangeNotice } from '@pawhaven/platform';
 
 /**
  * What this query-api process last heard of rebuilds (the `rebuild-progress` change notices the command side
- * publishes): the running or last rebuild, for a reloaded Projections page, and each projection's last failure. The
- * socket gateway feeds it (it hears every notice); one board per database, so apps started side by side in one
- * process (tests) keep theirs apart. A process started after a rebuild ended does not know that rebuild.
+ * publishes): the running or last rebuild, for a reloaded Projections page. Each projection's last failure is kept
+ * in the database instead (`recordProjectionError`). The socket gateway feeds it (it hears every notice); one board
+ * per database, so apps started side by side in one process (tests) keep theirs apart. A process started after a
+ * rebuild ended does not know that rebuild.
  */
 export class RebuildBoard {
   last: AdminRebuildState | null = null;
-  readonly failures = new Map<string, { error: string; at: string }>();
 
   record(notice: ChangeNotice) {
     if (notice.kind !== REBUILD_PROGRESS_NOTICE) return;
@@ -21,15 +21,6 @@ export class RebuildBoard {
     // Notices of one rebuild arrive in order; an older rebuild's late notice never replaces a newer one.
     if (this.last && this.last.rebuildId !== state.rebuildId && state.startedAt < this.last.startedAt) return;
     this.last = state;
-    if (state.state === 'failed')
-      this.failures.set(state.current, {
-        error: state.error ?? 'failed',
-        at: state.finishedAt ?? state.startedAt,
-      });
-    if (state.state === 'finished') {
-      if (state.target === 'all') this.failures.clear();
-      else this.failures.delete(state.target);
-    }
   }
 }
 

@@ -53,6 +53,7 @@ const refusal = (error: unknown) =>
       : { ok: false, status: 500, message: 'Something went wrong' };
 
 const userRoom = (id: string) => `user:${id}`;
+const SESSION_ENDED = 'Your session has ended. Please sign in again.';
 const conversationRoom = (id: string) => `conversation:${id}`;
 
 /**
@@ -74,8 +75,9 @@ export async function attachRealtime(server: HttpServer, deps: RealtimeDeps) {
     const claims = typeof token === 'string' ? await deps.tokens.verify(token) : null;
     if (!claims) return next(new Error('Authentication required'));
     const open = await deps.sessionIsOpen(claims).catch(() => false);
-    if (!open) return next(new Error('Your session has ended. Please sign in again.'));
+    if (!open) return next(new Error(SESSION_ENDED));
     socket.data.userId = claims.userId;
+    socket.data.sessionId = claims.sessionId;
     socket.data.isAdmin = claims.isAdmin;
     next();
   });
@@ -129,6 +131,12 @@ export async function attachRealtime(server: HttpServer, deps: RealtimeDeps) {
 
     socket.on('sendMessage', async (body: unknown, ack: unknown) => {
       try {
+        // As every HTTP command: a session signed out (or a deleted account) since the socket opened sends nothing.
+        if (!(await deps.sessionIsOpen({ userId, sessionId: socket.data.sessionId as string }))) {
+          ackOf(ack)({ ok: false, status: 401, message: SESSION_ENDED });
+          socket.disconnect(true);
+          return;
+        }
         assertSafeInput(body, 'message');
         const sent = await deps.sendMessage(userId, body);
         ackOf(ack)({ ok: true, ...sent });
@@ -193,6 +201,18 @@ export async function attachRealtime(server: HttpServer, deps: RealtimeDeps) {
       case 'notifications-changed':
         io.local.to(userRoom(String(notice.userId))).emit('notificationsChanged', {});
         return;
+      case 'conversation-removed':
+        io.local
+          .to(userRoom(String(notice.userId)))
+          .emit('conversationRemoved', { conversationId: String(notice.conversationId) });
+        return;
+      case 'session-ended': {
+        // Signed out, password reset, account deleted: the sockets opened with that session (or all) close.
+        const sockets = await io.local.in(userRoom(String(notice.userId))).fetchSockets();
+        for (const s of sockets)
+          if (notice.sessionId === null || s.data.sessionId === notice.sessionId) s.disconnect(true);
+        return;
+      }
       case REBUILD_PROGRESS_NOTICE: {
         const board = rebuildBoardFor(deps.connectionString);
         board.record(notice);
