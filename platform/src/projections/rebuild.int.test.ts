@@ -381,6 +381,22 @@ describe.each(['apply', 'fold'] as const)('blue/green rebuild through %s', (path
     await expectExactlyOnce(await readLog());
   });
 
+  it('copies text with backslashes, tabs, newlines, quotes and emoji exactly (COPY escapes them)', async () => {
+    const projection = makeProjection();
+    for (const prefix of ['back\\slash\\n', 'tab\there', 'line\nbreak\r\n', `quote"'{},`, 'cat 🐈 ñ', '\\N'])
+      await appendEvents(4, 1, prefix);
+    const projector = startProjector([projection]);
+    await caughtUp();
+    await projector.stop();
+    const live = await dump();
+    expect(live.totals.map((t) => t.stream_id)).toContain('tab\there-0');
+    await db.pool.query(`DELETE FROM rb_rows; DELETE FROM rb_totals; DELETE FROM rb_kinds`);
+    const rebuilt = await rebuildProjection(db.knex, store, projection);
+    expect(rebuilt.changedRows).toBeGreaterThan(0);
+    expect(await dump()).toEqual(live);
+    expect((await rebuildProjection(db.knex, store, projection)).changedRows).toBe(0);
+  });
+
   it('moves the live identity sequence past the copied values, so the live projector goes on without collisions', async () => {
     const projection = makeProjection();
     await appendEvents(200, 4);
