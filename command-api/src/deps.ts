@@ -1,3 +1,4 @@
+import type { RebuildRunner } from './projections/rebuilds';
 import type { Config, Database, EventStore, TokenService } from '@pawhaven/platform';
 import type { GoogleVerifier } from './accounts/google';
 import type { CodeHasher } from './accounts/secrets';
@@ -13,5 +14,7 @@ export type CommandDeps = {
   mailer: Mailer;
   /** Absent when GOOGLE_CLIENT_ID is not configured. */
   google?: GoogleVerifier;
+  /** The dashboard's rebuilds: the app stops them (`stop`) before it closes the database. */
+  rebuilds: RebuildRunner;
   now?: () => Date;
 };

@@ -15,6 +15,7 @@ import {
   ensureAdmin,
   ensureDemoUsers,
   googleVerifier,
+  RebuildRunner,
   seedDemoAds,
   seedDemoChat,
   seedPublicContent,
@@ -131,6 +132,7 @@ export async function startApp(opts: StartOptions): Promise<RunningApp> {
     codes,
     mailer: createMailer(config, db.knex),
     google: config.GOOGLE_CLIENT_ID ? googleVerifier(config.GOOGLE_CLIENT_ID, opts.googleKeys) : undefined,
+    rebuilds: new RebuildRunner(db, store),
   };
   const commandApp = createCommandApp(commandDeps, sessions.fromLog);
   const queryApp = createQueryApp(
@@ -222,6 +224,7 @@ export async function startApp(opts: StartOptions): Promise<RunningApp> {
         server.closeAllConnections();
       });
       await projector.catch(() => {});
+      await commandDeps.rebuilds.stop();
       await heldBack.stop();
       await housekeeping.stop();
       await consistency.stop();

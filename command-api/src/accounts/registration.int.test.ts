@@ -25,6 +25,7 @@ import {
   type TestApp,
 } from '../../../gateway/src/support/test-app';
 import { createMailer } from '../mail/mailer';
+import { RebuildRunner } from '../projections/rebuilds';
 import { googleVerifier, type GoogleVerifier } from './google';
 import { HOLD_GRACE_SECONDS, USERNAME_MIGRATION_STREAM } from './claims';
 import { DEMO_PASSWORD } from './demo-users';
@@ -243,6 +244,7 @@ async function startClockedAccounts(db: Database, config: TestApp['app']['config
       tokens: new TokenService('clocked-accounts-test-secret-0123456789', 900),
       codes: new CodeHasher('clocked-accounts-test'),
       mailer: createMailer(config, db.knex),
+      rebuilds: new RebuildRunner(db, store),
       google,
       now: () => clock,
     }),

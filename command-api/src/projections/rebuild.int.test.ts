@@ -8,7 +8,13 @@ import {
   CONSISTENT_AFTER_HEADER,
   type AdminRebuildState,
 } from '@pawhaven/contracts';
-import { PostgresEventStore, RebuildAlreadyRunning, rebuildProjections } from '@pawhaven/platform';
+import {
+  PostgresEventStore,
+  RebuildAlreadyRunning,
+  rebuildIsRunning,
+  rebuildProjections,
+} from '@pawhaven/platform';
+import { createTestDatabase } from '@pawhaven/platform/testing';
 import { allProjections } from '@pawhaven/projections';
 import {
   startTestApp,
@@ -212,5 +218,30 @@ describe('POST /api/admin/projections/rebuild', () => {
     const screen = await t.api.get('/api/admin/projections', admin);
     expect(screen.body.projections.every((p: Json) => p.lastError === null && !p.rebuilding)).toBe(true);
     expect((await feed()).body.map((p: Json) => p._id)).toEqual([postId]);
+  });
+});
+
+describe('stopping the app while a dashboard rebuild runs', () => {
+  it('ends the rebuild at its next batch and lets go of the database, so the app stops', async () => {
+    const db = await createTestDatabase({ max: 5 });
+    try {
+      const app = await startTestApp({ db });
+      const token = (await app.api.post('/api/auth/signin', app.adminCredentials!)).body.token as string;
+      await app.api.registerVerifiedUser();
+      const started = await app.api.post('/api/admin/projections/rebuild', { name: 'all' }, token);
+      expect(started.status, started.text).toBe(202);
+      // Before, closing the database waited on the rebuild's connections while the rebuild waited for a new one.
+      await app.stop();
+      const { rows } = await db.pool.query(`SELECT state FROM rebuild_runs WHERE rebuild_id = $1`, [
+        started.body.rebuildId,
+      ]);
+      const { state } = rows[0] as { state: { state: string; error: string | null } };
+      expect(['finished', 'failed']).toContain(state.state);
+      if (state.state === 'failed')
+        expect(state.error).toBe('The rebuild was stopped: the app is shutting down');
+      expect(await rebuildIsRunning(db.knex)).toBe(false);
+    } finally {
+      await db.drop();
+    }
   });
 });

@@ -28,11 +28,21 @@ const NOTICE_EVERY_MS = 250;
 export class RebuildRunner {
   private state: AdminRebuildState | null = null;
   private running: Promise<void> | null = null;
+  private readonly stopping = new AbortController();
 
   constructor(
     private readonly db: Database,
     private readonly store: EventStore,
   ) {}
+
+  /**
+   * Before the app closes its database: ends a running rebuild at its next batch (it fails, leaving the live read
+   * models as they were) and waits for it to let go of its connections.
+   */
+  async stop(): Promise<void> {
+    this.stopping.abort();
+    await this.running?.catch(() => {});
+  }
 
   current(): AdminRebuildState | null {
     return this.state;
@@ -98,9 +108,11 @@ export class RebuildRunner {
         publish();
       },
       {
+        signal: this.stopping.signal,
         onLocked: () => {
           this.state = state;
           publish(true);
+          void this.record(state);
           locked();
         },
       },
@@ -128,13 +140,29 @@ export class RebuildRunner {
         logger.error({ err: error, rebuild: state.rebuildId }, 'rebuild failed');
         refused(error);
       })
-      .finally(() => {
+      .finally(async () => {
         this.running = null;
-        if (this.state === state) publish(true);
+        if (this.state !== state) return; // refused (409): never started
+        publish(true);
+        await this.record(state);
       });
     this.running = run;
     await holdsLock;
     return { ...state };
+  }
+
+  /**
+   * Keeps the rebuild's state in `rebuild_runs` for query-api processes that did not hear it. An ended state is never
+   * overwritten by the started one (the two writes may arrive in either order).
+   */
+  private async record(state: AdminRebuildState): Promise<void> {
+    await this.db.knex
+      .raw(
+        `INSERT INTO rebuild_runs (rebuild_id, started_at, state) VALUES (?, ?, ?::jsonb)
+         ON CONFLICT (rebuild_id) DO UPDATE SET state = EXCLUDED.state WHERE rebuild_runs.state->>'state' = 'running'`,
+        [state.rebuildId, state.startedAt, JSON.stringify(state)],
+      )
+      .catch((error: unknown) => logger.warn({ err: error }, 'rebuild state not recorded'));
   }
 
   /** Waits for the running rebuild, if any (tests, shutdown). */

@@ -3,7 +3,6 @@ import { ADMIN_MESSAGES as M, rebuildRequestBody, type RebuildAcceptedDto } from
 import { badRequest, currentUserId, requireAdmin, type Projection } from '@pawhaven/platform';
 import { allProjections } from '@pawhaven/projections';
 import type { CommandDeps } from '../deps';
-import { RebuildRunner } from './rebuilds';
 
 /** Replaying the log into read models, started from the admin dashboard's Projections screen. */
 export function projectionRoutes(
@@ -12,7 +11,7 @@ export function projectionRoutes(
 ): Router {
   const router = Router();
   router.use(requireAdmin);
-  const runner = new RebuildRunner(deps.db, deps.store);
+  const runner = deps.rebuilds;
 
   /**
    * Starts a rebuild of one projection or 'all' in this server and answers 202 at once with its id; progress goes to

@@ -149,4 +149,19 @@ export const platformMigrations: Migration[] = [
       `);
     },
   },
+  {
+    // The dashboard's rebuilds, as they started and ended: a query-api process started after a rebuild (or one that
+    // missed its notices) still shows the last one on the Projections screen. Progress in between goes by notices.
+    name: '0009_platform_rebuild_runs',
+    async up(knex) {
+      await knex.raw(`
+        CREATE TABLE rebuild_runs (
+          rebuild_id uuid PRIMARY KEY,
+          started_at timestamptz NOT NULL,
+          state      jsonb NOT NULL
+        );
+        CREATE INDEX rebuild_runs_started ON rebuild_runs (started_at DESC);
+      `);
+    },
+  },
 ];

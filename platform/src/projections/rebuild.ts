@@ -28,6 +28,13 @@ export type RebuildOptions = {
    * horizon for every subscriber (readers only see transactions older than the oldest running one).
    */
   maxTransactionMs?: number;
+  /** Aborted: the rebuild fails at its next batch (the app is stopping), the live read models as they were. */
+  signal?: AbortSignal;
+};
+
+/** Throws once `signal` is aborted: called between batches, never inside the swap's transaction. */
+const checkStillWanted = (signal: AbortSignal | undefined) => {
+  if (signal?.aborted) throw new Error('The rebuild was stopped: the app is shutting down');
 };
 
 /** Stop chasing the live checkpoint outside the swap once a round had no more than this many events to replay. */
@@ -151,6 +158,7 @@ async function rebuildFolded(
       }
     replayed.at = event;
     replayed.processed++;
+    if ((replayed.processed & 1023) === 0) checkStillWanted(opts.signal);
     if ((replayed.processed & 1023) === 0 && performance.now() - reported > 100) {
       report();
       reported = performance.now();
@@ -164,6 +172,7 @@ async function rebuildFolded(
   const queue = [...folds].sort((a, b) => b.fed - a.fed);
   const writeNext = async (): Promise<void> => {
     for (let k = next++; k < queue.length; k = next++) {
+      checkStillWanted(opts.signal);
       const { projection, fold, index: i } = queue[k]!;
       writing = projection;
       report();
@@ -198,6 +207,7 @@ async function replayThroughApply(
   let count = 0;
   const flush = async (batch: RecordedEvent[]) => {
     for (let i = 0; i < batch.length;) {
+      checkStillWanted(opts.signal);
       const end = await shadow.transaction(async (tx) => {
         const since = performance.now();
         let j = i;

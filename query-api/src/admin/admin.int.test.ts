@@ -10,6 +10,8 @@ import {
 } from '../../../gateway/src/support/test-app';
 import { recordProjectionError } from '@pawhaven/platform';
 import { eventsList, runList } from './lists';
+import { rebuildState } from './projections';
+import { RebuildBoard } from './rebuild-board';
 
 /**
  * The admin read side over real HTTP, on data made through the real commands: react-admin's simple-rest conventions
@@ -484,6 +486,19 @@ describe('GET /api/admin/projections', () => {
     );
     expect(res.body.heldBack).toMatchObject({ heldBack: false, events: 0 });
     expect(BigInt(res.body.headPosition)).toBeGreaterThanOrEqual(last);
+  });
+
+  it('shows the last dashboard rebuild to a process that did not hear it (started later)', async () => {
+    const started = await t.api.post('/api/admin/projections/rebuild', { name: 'landing-stats' }, admin);
+    expect(started.status, started.text).toBe(202);
+    const { rebuildId } = started.body.rebuild;
+    // A query-api process started after the rebuild has an empty board: it reads what the runner recorded.
+    let seen = await rebuildState(t.db.knex, new RebuildBoard());
+    for (let i = 0; i < 200 && seen?.state !== 'finished'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      seen = await rebuildState(t.db.knex, new RebuildBoard());
+    }
+    expect(seen).toMatchObject({ rebuildId, target: 'landing-stats', state: 'finished', percent: 100 });
   });
 
   it("shows a projection's last failure, recorded where every process reads it", async () => {

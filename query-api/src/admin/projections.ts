@@ -31,9 +31,23 @@ async function tableRows(knex: Knex, tables: string[]) {
   return counts;
 }
 
-/** The running rebuild as this process heard it, corrected by the lock (a rebuild whose end we missed). */
+/**
+ * The running or last rebuild: as this process heard it, or as `rebuild_runs` recorded it when that is newer (this
+ * process started later, or missed the end), corrected by the lock (a rebuild whose end nobody recorded).
+ */
 export async function rebuildState(knex: Knex, board: RebuildBoard): Promise<AdminRebuildState | null> {
-  const last = board.last;
+  const { rows } = await knex.raw<{ rows: { state: AdminRebuildState }[] }>(
+    'SELECT state FROM rebuild_runs ORDER BY started_at DESC LIMIT 1',
+  );
+  const recorded = rows[0]?.state ?? null;
+  let last = board.last;
+  if (
+    recorded &&
+    (!last ||
+      recorded.startedAt > last.startedAt ||
+      (recorded.rebuildId === last.rebuildId && last.state === 'running' && recorded.state !== 'running'))
+  )
+    last = recorded;
   if (last?.state === 'running' && !(await rebuildIsRunning(knex)))
     return {
       ...last,

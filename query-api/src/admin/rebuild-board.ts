@@ -7,10 +7,11 @@ import type { ChangeNotice } from '@pawhaven/platform';
 
 /**
  * What this query-api process last heard of rebuilds (the `rebuild-progress` change notices the command side
- * publishes): the running or last rebuild, for a reloaded Projections page. Each projection's last failure is kept
- * in the database instead (`recordProjectionError`). The socket gateway feeds it (it hears every notice); one board
- * per database, so apps started side by side in one process (tests) keep theirs apart. A process started after a
- * rebuild ended does not know that rebuild.
+ * publishes): the running or last rebuild, for a reloaded Projections page, with the progress in between. The runner
+ * also records each rebuild's start and end in `rebuild_runs`, which `rebuildState` reads when this board knows
+ * nothing newer (a process started later); each projection's last failure is kept in the database as well
+ * (`recordProjectionError`). The socket gateway feeds it (it hears every notice); one board per database, so apps
+ * started side by side in one process (tests) keep theirs apart.
  */
 export class RebuildBoard {
   last: AdminRebuildState | null = null;
