@@ -15,6 +15,7 @@ import { ConsistencyWaiter } from './consistency';
 import { defineProjection, type FoldedRow, type Projection } from './projection';
 import { runProjector } from './projector';
 import { rebuildProjection, rebuildProjections, type RebuildProgress } from './rebuild';
+import { ShadowTables } from './shadow-tables';
 
 /**
  * Blue/green rebuilds (ARCHITECTURE §9) on the real PostgreSQL: the rebuild fills shadow copies and swaps them in
@@ -541,5 +542,29 @@ describe('blue/green rebuild through apply, guarded', () => {
       /apply wrote public\.rb_totals, which is not a shadow copy/,
     );
     expect(await dump()).toEqual(before);
+  });
+});
+
+describe('shadow copies', () => {
+  it('leave out indexes that enforce nothing until apply first runs, then have every index of the live table', async () => {
+    variant = 'apply';
+    const shadow = await ShadowTables.create(db.knex, makeProjection());
+    try {
+      const indexes = async () =>
+        (
+          await shadow.connection.query<{ def: string }>(
+            `SELECT regexp_replace(pg_get_indexdef(indexrelid), '^.* USING ', '') AS def FROM pg_index
+             WHERE indrelid = 'pg_temp.rb_rows'::regclass ORDER BY 1`,
+          )
+        ).rows.map((r) => r.def);
+      // The key and the unique identity stay: apply's ON CONFLICT and the fold's duplicate keys need them.
+      expect(await indexes()).toEqual(['btree (event_id)', 'btree (seq)']);
+      await appendEvents(2, 1);
+      const [event] = await readLog();
+      await shadow.transaction((tx) => shadow.apply(tx, event!));
+      expect(await indexes()).toEqual(['btree (event_id)', 'btree (seq)', 'btree (stream_id, "position")']);
+    } finally {
+      await shadow.close();
+    }
   });
 });

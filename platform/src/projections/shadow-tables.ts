@@ -30,6 +30,8 @@ export class ShadowTables {
     /** The dedicated connection: the shadow copies exist only here. */
     readonly connection: pg.Client,
     private readonly tables: readonly LiveTable[],
+    /** Indexes of the live tables left off the copies until `apply` first runs (see `deferIndexes`). */
+    private deferred: string[],
   ) {
     this.handled = new Set(projection.handles);
   }
@@ -46,6 +48,7 @@ export class ShadowTables {
       for (const t of tables) {
         await connection.query(`CREATE TEMPORARY TABLE ${ident(t.name)} (LIKE ${t.qualified} INCLUDING ALL)`);
       }
+      const deferred = await deferIndexes(connection, tables);
       // The whole design rests on this: the projection's unqualified names now mean the shadow copies here.
       const { rows } = await connection.query<{ name: string; temporary: boolean }>(
         `SELECT t.name, coalesce(c.relpersistence = 't', false) AS temporary
@@ -58,7 +61,7 @@ export class ShadowTables {
           `rebuild of ${projection.name}: ${missed.join(', ')} does not resolve to its shadow copy; ` +
             `is pg_temp placed after other schemas in search_path?`,
         );
-      return new ShadowTables(knex, projection, connection, tables);
+      return new ShadowTables(knex, projection, connection, tables, deferred);
     } catch (error) {
       await knex.client.destroyRawConnection(connection).catch(() => {});
       throw error;
@@ -72,7 +75,13 @@ export class ShadowTables {
 
   /** Applies one event to the shadow copies, inside a transaction on the dedicated connection. History is not news. */
   async apply(tx: Knex.Transaction, event: RecordedEvent): Promise<void> {
-    if (this.handled.has(event.type)) await this.projection.apply(tx, event, NO_NOTICES);
+    if (!this.handled.has(event.type)) return;
+    if (this.deferred.length > 0) {
+      // apply's lookups by these columns would each scan the whole copy; one bulk build is cheaper.
+      for (const definition of this.deferred) await tx.raw(definition);
+      this.deferred = [];
+    }
+    await this.projection.apply(tx, event, NO_NOTICES);
   }
 
   /**
@@ -137,6 +146,8 @@ export class ShadowTables {
 
   /** Fresh planner statistics for the merge (autovacuum never sees temporary tables). */
   async analyze(): Promise<void> {
+    // The merge's plan needs row counts and rough distributions, not the 30,000-row sample of the default.
+    await this.connection.query('SET default_statistics_target = 10');
     for (const t of this.tables) await this.connection.query(`ANALYZE pg_temp.${ident(t.name)}`);
   }
 
@@ -198,6 +209,27 @@ export class ShadowTables {
 }
 
 type LiveTable = { name: string; oid: string; qualified: string };
+
+/**
+ * Drops from the fresh copies every index that enforces nothing (not unique, no constraint) and answers their
+ * definitions. A fold's rows load and merge without them: the merge joins on keys, and keeping a dozen extra
+ * indexes current cost a third of a large load. `apply` needs them (its lookups would scan the copy), so they are
+ * built in bulk before its first event. Unique indexes stay: apply's ON CONFLICT needs them, and they catch a fold
+ * answering one key twice.
+ */
+async function deferIndexes(connection: pg.Client, tables: readonly LiveTable[]): Promise<string[]> {
+  const { rows } = await connection.query<{ name: string; definition: string }>(
+    `SELECT format('%I.%I', n.nspname, c.relname) AS name, pg_get_indexdef(i.indexrelid) AS definition
+     FROM pg_index i
+     JOIN pg_class c ON c.oid = i.indexrelid
+     JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE i.indrelid = ANY ($1::regclass[]) AND NOT i.indisunique
+       AND NOT EXISTS (SELECT 1 FROM pg_constraint WHERE conindid = i.indexrelid)`,
+    [tables.map((t) => `pg_temp.${ident(t.name)}`)],
+  );
+  for (const r of rows) await connection.query(`DROP INDEX ${r.name}`);
+  return rows.map((r) => r.definition);
+}
 
 type Column = { name: string; type: string; identity: string; generated: string; key: boolean };
 
