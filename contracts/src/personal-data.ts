@@ -178,6 +178,26 @@ export function readPath(data: unknown, path: string): unknown {
   return at;
 }
 
+/**
+ * A copy of `data` with the value at each path replaced (the paths must exist: callers read them first); every
+ * object on the way is copied once, however many of its fields change.
+ */
+export function writePaths<T>(data: T, entries: readonly (readonly [path: string, value: unknown])[]): T {
+  const root = { ...(data as Record<string, unknown>) };
+  const copies = new Set<object>([root]);
+  for (const [path, value] of entries) {
+    const keys = path.split('.');
+    let at = root;
+    for (let i = 0; i < keys.length - 1; i++) {
+      let next = at[keys[i]!] as Record<string, unknown>;
+      if (!copies.has(next)) copies.add((at[keys[i]!] = next = { ...next }));
+      at = next;
+    }
+    at[keys[keys.length - 1]!] = value;
+  }
+  return root as T;
+}
+
 /** A copy of `data` with the value at `path` replaced (the path must exist: callers read it first). */
 export function writePath<T>(data: T, path: string, value: unknown): T {
   const [key, ...rest] = path.split('.');

@@ -10,7 +10,14 @@ import {
   NOTIFICATION_EVENT_TYPES,
   USER_EVENT_TYPES,
 } from './index';
-import { PERSONAL_DATA, personalDataOwner, personalDataRule, readPath, writePath } from './personal-data';
+import {
+  PERSONAL_DATA,
+  personalDataOwner,
+  personalDataRule,
+  readPath,
+  writePath,
+  writePaths,
+} from './personal-data';
 
 const listed = new Set(Object.keys(PERSONAL_DATA));
 
@@ -84,5 +91,24 @@ describe('personal data in events', () => {
     const changed = writePath(data, 'details.description', 'x');
     expect(changed).toEqual({ details: { description: 'x', name: 'Moti' }, ownerId: 'u' });
     expect(data.details.description).toBe('Calm');
+  });
+
+  it('writes several paths at once, copying each object on the way and leaving the original as it was', () => {
+    const data = {
+      details: { description: 'Calm', location: 'Lahore', name: 'Moti' },
+      email: 'a@b.pk',
+      n: 1,
+    };
+    const changed = writePaths(data, [
+      ['details.description', 'x'],
+      ['details.location', ''],
+      ['email', null],
+    ]);
+    expect(changed).toEqual({ details: { description: 'x', location: '', name: 'Moti' }, email: null, n: 1 });
+    expect(data).toEqual({
+      details: { description: 'Calm', location: 'Lahore', name: 'Moti' },
+      email: 'a@b.pk',
+      n: 1,
+    });
   });
 });

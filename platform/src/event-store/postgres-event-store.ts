@@ -27,8 +27,16 @@ type Row = {
   type: string;
   data: unknown;
   metadata: Record<string, unknown>;
-  created_at: Date;
+  /** Milliseconds since the epoch (see COLUMNS). */
+  created_ms: number;
 };
+
+/**
+ * An event's columns as read. The time comes as whole milliseconds (what a Date holds): parsing PostgreSQL's text
+ * form of a timestamp cost a twentieth of reading the log.
+ */
+const COLUMNS = `position, transaction_id, stream_id, stream_revision, event_id, type, data, metadata,
+    floor(extract(epoch FROM created_at) * 1000)::float8 AS created_ms`;
 
 const toRecorded = (r: Row): RecordedEvent => ({
   eventId: r.event_id,
@@ -39,7 +47,7 @@ const toRecorded = (r: Row): RecordedEvent => ({
   metadata: r.metadata,
   position: BigInt(r.position),
   transactionId: BigInt(r.transaction_id),
-  createdAt: r.created_at,
+  createdAt: new Date(r.created_ms),
 });
 
 /**
@@ -62,7 +70,7 @@ const APPEND_SQL = `
  * lower position but commits late is never skipped. Order, page and checkpoint use the same key.
  */
 const READ_ALL_SQL = `
-  SELECT position, transaction_id, stream_id, stream_revision, event_id, type, data, metadata, created_at
+  SELECT ${COLUMNS}
   FROM events
   WHERE (transaction_id, position) > ($1::text::xid8, $2::bigint)
     AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
@@ -75,7 +83,7 @@ const READ_ALL_SQL = `
  * a subscriber uses it only while held back.
  */
 const READ_ALL_NARROWED_SQL = `
-  SELECT position, transaction_id, stream_id, stream_revision, event_id, type, data, metadata, created_at
+  SELECT ${COLUMNS}
   FROM events
   WHERE (transaction_id, position) > ($1::text::xid8, $2::bigint)
     AND transaction_id < ${VISIBLE_HORIZON_SQL}
@@ -88,7 +96,7 @@ const READ_ALL_NARROWED_SQL = `
  * narrowed horizon while the plain one is lower).
  */
 const READ_RANGE_SQL = `
-  SELECT position, transaction_id, stream_id, stream_revision, event_id, type, data, metadata, created_at
+  SELECT ${COLUMNS}
   FROM events
   WHERE (transaction_id, position) > ($1::text::xid8, $2::bigint)
     AND (transaction_id, position) <= ($3::text::xid8, $4::bigint)
@@ -168,7 +176,7 @@ export class PostgresEventStore implements EventStore {
 
   async *readStream(streamId: string, opts: ReadStreamOptions = {}): AsyncIterable<RecordedEvent> {
     const { rows } = await this.pool.query<Row>(
-      `SELECT position, transaction_id, stream_id, stream_revision, event_id, type, data, metadata, created_at
+      `SELECT ${COLUMNS}
        FROM events WHERE stream_id = $1 AND stream_revision >= $2 ORDER BY stream_revision LIMIT $3`,
       [streamId, (opts.fromRevision ?? 0n).toString(), opts.maxCount ?? null],
     );

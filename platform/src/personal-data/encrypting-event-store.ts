@@ -6,6 +6,7 @@ import {
   personalDataRule,
   readPath,
   writePath,
+  writePaths,
   type PersonalDataRule,
 } from '@pawhaven/contracts';
 import type {
@@ -20,7 +21,7 @@ import type {
   RecordedEvent,
 } from '../event-store/event-store';
 import { logger } from '../logger';
-import { isEnvelope, openEnvelope, parseEnvelope, sealValue } from './envelope';
+import { isEnvelope, openEnvelope, parseEnvelope, sealValue, type Envelope } from './envelope';
 import type { KeyState, PersonalDataKeys } from './key-store';
 
 /**
@@ -123,37 +124,46 @@ export class EncryptingEventStore implements EventStore {
   async openBatch(batch: RecordedEvent[]): Promise<RecordedEvent[]> {
     const keyIds: string[] = [];
     const owners: string[] = [];
-    const work: { index: number; rule: PersonalDataRule; owner: string | null }[] = [];
+    // Each field's envelope is parsed once, here (null: legacy plaintext, or nothing to open).
+    const work: {
+      index: number;
+      rule: PersonalDataRule;
+      owner: string | null;
+      sealed: (Envelope | null)[];
+    }[] = [];
     batch.forEach((e, index) => {
       const rule = personalDataRule(e.type);
       if (!rule) return;
       const owner = personalDataOwner(rule, e);
       let any = false;
+      const sealed: (Envelope | null)[] = [];
       for (const f of rule.fields) {
         const value = readPath(e.data, f.path);
         const envelope = parseEnvelope(value);
+        sealed.push(envelope);
         if (envelope) keyIds.push(envelope.keyId);
         else if (value === undefined || value === null || !owner) continue;
         else owners.push(owner); // legacy plaintext: shown unless its owner was forgotten
         any = true;
       }
-      if (any) work.push({ index, rule, owner });
+      if (any) work.push({ index, rule, owner, sealed });
     });
     if (work.length === 0) return batch;
     const { byKey, byUser } = await this.keys.lookup(keyIds, owners);
     const out = batch.slice();
-    for (const { index, rule, owner } of work) {
+    for (const { index, rule, owner, sealed } of work) {
       const e = batch[index]!;
-      let data = e.data;
-      for (const f of rule.fields) {
-        const value = readPath(data, f.path);
-        const envelope = parseEnvelope(value);
-        if (envelope)
-          data = writePath(data, f.path, open(byKey.get(envelope.keyId), envelope, f.shredded, e));
-        else if (value !== undefined && value !== null && owner && byUser.get(owner)?.destroyed)
-          data = writePath(data, f.path, f.shredded);
-      }
-      out[index] = { ...e, data };
+      const forgotten = owner !== null && byUser.get(owner)?.destroyed === true;
+      const opened: [path: string, value: unknown][] = [];
+      rule.fields.forEach((f, i) => {
+        const envelope = sealed[i];
+        if (envelope) opened.push([f.path, open(byKey.get(envelope.keyId), envelope, f.shredded, e)]);
+        else if (forgotten) {
+          const value = readPath(e.data, f.path);
+          if (value !== undefined && value !== null) opened.push([f.path, f.shredded]);
+        }
+      });
+      if (opened.length > 0) out[index] = { ...e, data: writePaths(e.data, opened) };
     }
     return out;
   }
@@ -161,7 +171,7 @@ export class EncryptingEventStore implements EventStore {
 
 function open(
   state: KeyState | undefined,
-  envelope: NonNullable<ReturnType<typeof parseEnvelope>>,
+  envelope: Envelope,
   shredded: '' | null,
   e: RecordedEvent,
 ): unknown {

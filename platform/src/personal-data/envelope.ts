@@ -48,8 +48,8 @@ export function openEnvelope(key: Buffer, envelope: Envelope): unknown {
   const decipher = createDecipheriv(ALGORITHM, key, envelope.iv);
   decipher.setAAD(Buffer.from(envelope.keyId, 'utf8'));
   decipher.setAuthTag(envelope.tag);
-  const plain = Buffer.concat([decipher.update(envelope.ciphertext), decipher.final()]);
-  return JSON.parse(plain.toString('utf8'));
+  // GCM is a stream mode: final() adds no bytes, only checks the tag (and throws on a mismatch).
+  return JSON.parse(decipher.update(envelope.ciphertext, undefined, 'utf8') + decipher.final('utf8'));
 }
 
 export const newDataKey = () => randomBytes(KEY_BYTES);
