@@ -12,7 +12,8 @@ export const KEY_BYTES = 32;
 const IV_BYTES = 12;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export type Envelope = { keyId: string; iv: Buffer; tag: Buffer; ciphertext: Buffer };
+/** A well-formed envelope's parts, still base64url (decoded where it is opened: maybe on another thread). */
+export type Envelope = { keyId: string; iv: string; tag: string; ciphertext: string };
 
 export const isEnvelope = (value: unknown): value is string =>
   typeof value === 'string' && value.startsWith(ENVELOPE_PREFIX);
@@ -30,26 +31,38 @@ export function sealValue(key: Buffer, keyId: string, value: unknown): string {
 /** The envelope's parts, or null when `value` is not a well-formed envelope. */
 export function parseEnvelope(value: unknown): Envelope | null {
   if (!isEnvelope(value)) return null;
-  const parts = value.slice(ENVELOPE_PREFIX.length).split(':');
-  if (parts.length !== 4 || parts.some((p) => p === '')) return null;
-  const [keyId, iv, tag, ciphertext] = parts as [string, string, string, string];
-  // Key ids are uuids: anything else is not ours (and must not reach the key lookup's uuid cast).
-  if (!UUID.test(keyId)) return null;
-  return {
-    keyId,
-    iv: Buffer.from(iv, 'base64url'),
-    tag: Buffer.from(tag, 'base64url'),
-    ciphertext: Buffer.from(ciphertext, 'base64url'),
+  // indexOf rather than split: a million-event read parses as many envelopes.
+  const a = value.indexOf(':', ENVELOPE_PREFIX.length);
+  const b = a < 0 ? -1 : value.indexOf(':', a + 1);
+  const c = b < 0 ? -1 : value.indexOf(':', b + 1);
+  if (c < 0 || value.indexOf(':', c + 1) >= 0) return null;
+  const envelope = {
+    keyId: value.slice(ENVELOPE_PREFIX.length, a),
+    iv: value.slice(a + 1, b),
+    tag: value.slice(b + 1, c),
+    ciphertext: value.slice(c + 1),
   };
+  if (envelope.iv === '' || envelope.tag === '' || envelope.ciphertext === '') return null;
+  // Key ids are uuids: anything else is not ours (and must not reach the key lookup's uuid cast).
+  return UUID.test(envelope.keyId) ? envelope : null;
+}
+
+/**
+ * The sealed value's JSON text; throws if the key is wrong or the envelope was tampered with. `opening-thread.ts`
+ * repeats these steps in plain JavaScript: keep the two alike.
+ */
+export function openEnvelopeText(key: Uint8Array, envelope: Envelope): string {
+  const decipher = createDecipheriv(ALGORITHM, key, Buffer.from(envelope.iv, 'base64url'));
+  decipher.setAAD(Buffer.from(envelope.keyId, 'utf8'));
+  decipher.setAuthTag(Buffer.from(envelope.tag, 'base64url'));
+  // GCM is a stream mode: final() adds no bytes, only checks the tag (and throws on a mismatch).
+  return (
+    decipher.update(Buffer.from(envelope.ciphertext, 'base64url'), undefined, 'utf8') + decipher.final('utf8')
+  );
 }
 
 /** The sealed value; throws if the key is wrong or the envelope was tampered with. */
-export function openEnvelope(key: Buffer, envelope: Envelope): unknown {
-  const decipher = createDecipheriv(ALGORITHM, key, envelope.iv);
-  decipher.setAAD(Buffer.from(envelope.keyId, 'utf8'));
-  decipher.setAuthTag(envelope.tag);
-  // GCM is a stream mode: final() adds no bytes, only checks the tag (and throws on a mismatch).
-  return JSON.parse(decipher.update(envelope.ciphertext, undefined, 'utf8') + decipher.final('utf8'));
-}
+export const openEnvelope = (key: Uint8Array, envelope: Envelope): unknown =>
+  JSON.parse(openEnvelopeText(key, envelope));
 
 export const newDataKey = () => randomBytes(KEY_BYTES);

@@ -2,8 +2,10 @@ import type { Knex } from 'knex';
 import type { EventStore, LogPosition, RecordedEvent } from '../event-store/event-store';
 import { comparePositions, START } from '../event-store/event-store';
 import { PROJECTIONS_CHANNEL, readCheckpoint, recordProjectionError } from './checkpoints';
-import type { Projection } from './projection';
+import type pg from 'pg';
+import type { Projection, ProjectionFold } from './projection';
 import { ShadowTables } from './shadow-tables';
+import { planInPlace, writeInPlace } from './write-in-place';
 
 export type RebuildProgress = { name: string; processed: number; total: number };
 export type RebuildResult = {
@@ -175,15 +177,20 @@ async function rebuildFolded(
       checkStillWanted(opts.signal);
       const { projection, fold, index: i } = queue[k]!;
       writing = projection;
+      const own: Replayed = {
+        at: { transactionId: replayed.at.transactionId, position: replayed.at.position },
+        processed: replayed.processed,
+      };
+      counted = own;
       report();
+      const inPlace = await rebuildInPlace(knex, store, projection, fold, own, started, opts, report);
+      if (inPlace) {
+        results[i] = inPlace;
+        continue;
+      }
       const shadow = await ShadowTables.create(knex, projection);
       try {
         await shadow.load(fold.rows());
-        const own: Replayed = {
-          at: { transactionId: replayed.at.transactionId, position: replayed.at.position },
-          processed: replayed.processed,
-        };
-        counted = own;
         results[i] = await catchUpAndSwap(knex, store, projection, shadow, own, started, opts, report);
       } finally {
         await shadow.close();
@@ -268,21 +275,12 @@ async function catchUpAndSwap(
   }
   await shadow.analyze();
 
-  // The row must exist for FOR UPDATE to hold anything (a projection that never ran has none yet).
-  await knex.raw(`INSERT INTO projection_checkpoints (name) VALUES (?) ON CONFLICT (name) DO NOTHING`, [
-    name,
-  ]);
+  await ensureCheckpointRow(knex, name);
   let swapStarted = 0;
   const at = replayed.at;
   const swap = await shadow.transaction(async (tx) => {
-    const row = await tx('projection_checkpoints')
-      .where({ name })
-      .forUpdate()
-      .first<{ transaction_id: string; position: string }>('transaction_id', 'position');
+    const live = await lockLiveCheckpoint(tx, name);
     swapStarted = performance.now();
-    const live: LogPosition = row
-      ? { transactionId: BigInt(row.transaction_id), position: BigInt(row.position) }
-      : START;
     let caughtUp = 0;
     if (comparePositions(live, at) > 0) {
       for await (const event of store.readAll(at, { upTo: live, batchSize })) {
@@ -295,21 +293,7 @@ async function catchUpAndSwap(
     const final = comparePositions(live, at) > 0 ? live : at;
     const changedRows = await shadow.mergeIntoLive(tx);
     const eventsProcessed = replayed.processed + caughtUp;
-    await tx.raw(
-      `UPDATE projection_checkpoints
-       SET transaction_id = ?::text::xid8, position = ?, events_processed = ?, updated_at = now(),
-           last_error = NULL, last_error_at = NULL
-       WHERE name = ?`,
-      [final.transactionId.toString(), final.position.toString(), eventsProcessed, name],
-    );
-    await tx.raw('SELECT pg_notify(?, ?)', [
-      PROJECTIONS_CHANNEL,
-      JSON.stringify({
-        names: [name],
-        transactionId: final.transactionId.toString(),
-        position: final.position.toString(),
-      }),
-    ]);
+    await storeRebuiltCheckpoint(tx, name, final, eventsProcessed);
     return { eventsProcessed, changedRows };
   });
   const swapMs = performance.now() - swapStarted;
@@ -317,6 +301,16 @@ async function catchUpAndSwap(
     replayed.processed = swap.eventsProcessed;
     report();
   }
+  return resultOf(name, replayed, started, swapMs, swap.changedRows);
+}
+
+const resultOf = (
+  name: string,
+  replayed: Replayed,
+  started: number,
+  swapMs: number,
+  changedRows: number,
+): RebuildResult => {
   const seconds = (performance.now() - started) / 1000;
   return {
     name,
@@ -324,8 +318,108 @@ async function catchUpAndSwap(
     seconds,
     eventsPerSecond: seconds > 0 ? replayed.processed / seconds : replayed.processed,
     swapMs,
-    changedRows: swap.changedRows,
+    changedRows,
   };
+};
+
+/** Locks the projection's checkpoint row (the live projector's next batch waits) and answers where it is. */
+async function lockLiveCheckpoint(tx: Knex.Transaction, name: string): Promise<LogPosition> {
+  const row = await tx('projection_checkpoints')
+    .where({ name })
+    .forUpdate()
+    .first<{ transaction_id: string; position: string }>('transaction_id', 'position');
+  return row ? { transactionId: BigInt(row.transaction_id), position: BigInt(row.position) } : START;
+}
+
+/** The row must exist for FOR UPDATE to hold anything (a projection that never ran has none yet). */
+const ensureCheckpointRow = (knex: Knex, name: string) =>
+  knex.raw(`INSERT INTO projection_checkpoints (name) VALUES (?) ON CONFLICT (name) DO NOTHING`, [name]);
+
+/** Stores the rebuilt model's checkpoint (clearing any last error) and tells every process it moved. */
+async function storeRebuiltCheckpoint(
+  tx: Knex.Transaction,
+  name: string,
+  final: LogPosition,
+  eventsProcessed: number,
+): Promise<void> {
+  await tx.raw(
+    `UPDATE projection_checkpoints
+     SET transaction_id = ?::text::xid8, position = ?, events_processed = ?, updated_at = now(),
+         last_error = NULL, last_error_at = NULL
+     WHERE name = ?`,
+    [final.transactionId.toString(), final.position.toString(), eventsProcessed, name],
+  );
+  await tx.raw('SELECT pg_notify(?, ?)', [
+    PROJECTIONS_CHANNEL,
+    JSON.stringify({
+      names: [name],
+      transactionId: final.transactionId.toString(),
+      position: final.position.toString(),
+    }),
+  ]);
+}
+
+/**
+ * The fold path's usual write (`write-in-place.ts`): the fold follows the live checkpoint (events committed since
+ * the read, fed to the fold in memory), then one transaction holding the checkpoint row compares the live tables
+ * with the fold's rows and writes only the rows that differ. Null when the projection's tables hold a column the
+ * comparison cannot handle: the caller then goes through shadow copies.
+ */
+async function rebuildInPlace(
+  knex: Knex,
+  store: EventStore,
+  projection: Projection,
+  fold: ProjectionFold,
+  replayed: Replayed,
+  started: number,
+  opts: RebuildOptions,
+  report: () => void,
+): Promise<RebuildResult | null> {
+  const { name } = projection;
+  const connection = (await knex.client.acquireRawConnection()) as pg.Client;
+  try {
+    const plans = await planInPlace(knex, connection, projection);
+    if (!plans) return null;
+    const handled = new Set(projection.handles);
+    const feed = async (upTo: LogPosition) => {
+      let count = 0;
+      for await (const event of store.readAll(replayed.at, { upTo, batchSize: opts.batchSize ?? 1000 })) {
+        if (handled.has(event.type)) fold.apply(event);
+        replayed.at = { transactionId: event.transactionId, position: event.position };
+        replayed.processed++;
+        if ((++count & 1023) === 0) {
+          checkStillWanted(opts.signal);
+          report();
+        }
+      }
+      report();
+      return count;
+    };
+    // A live projector kept going meanwhile: follow it outside the lock until the gap is small.
+    for (let round = 0; round < MAX_CHASE_ROUNDS; round++) {
+      const live = await readCheckpoint(knex, name);
+      if (comparePositions(live, replayed.at) <= 0) break;
+      if ((await feed(live)) <= CLOSE_ENOUGH) break;
+    }
+    checkStillWanted(opts.signal);
+    await ensureCheckpointRow(knex, name);
+    let swapStarted = 0;
+    const changedRows = await knex.transaction(
+      async (tx) => {
+        const live = await lockLiveCheckpoint(tx, name);
+        swapStarted = performance.now();
+        if (comparePositions(live, replayed.at) > 0) await feed(live);
+        const changed = await writeInPlace(tx, connection, projection, plans, fold.rows());
+        // The model now holds everything up to the live checkpoint, or further: the checkpoint never goes back.
+        await storeRebuiltCheckpoint(tx, name, replayed.at, replayed.processed);
+        return changed;
+      },
+      { connection },
+    );
+    return resultOf(name, replayed, started, performance.now() - swapStarted, changedRows);
+  } finally {
+    await knex.client.destroyRawConnection(connection).catch(() => {});
+  }
 }
 
 const countUpTo = async (knex: Knex, at: LogPosition) =>

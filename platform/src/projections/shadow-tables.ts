@@ -208,7 +208,7 @@ export class ShadowTables {
   }
 }
 
-type LiveTable = { name: string; oid: string; qualified: string };
+export type LiveTable = { name: string; oid: string; qualified: string };
 
 /**
  * Drops from the fresh copies every index that enforces nothing (not unique, no constraint) and answers their
@@ -256,7 +256,7 @@ function jsonText(value: unknown): string {
 }
 
 /** A value as COPY's text format reads it, cast by PostgreSQL to the column's type as `apply`'s bindings are. */
-function cell(value: unknown, kind: CellKind): string {
+export function cell(value: unknown, kind: CellKind): string {
   if (value === null || value === undefined) return '\\N';
   if (kind === 'json') return copyEscape(jsonText(value));
   switch (typeof value) {
@@ -333,9 +333,9 @@ class CopyInto {
   }
 }
 
-const ident = (name: string) => `"${name.replaceAll('"', '""')}"`;
+export const ident = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
-async function resolveLiveTables(connection: pg.Client, projection: Projection): Promise<LiveTable[]> {
+export async function resolveLiveTables(connection: pg.Client, projection: Projection): Promise<LiveTable[]> {
   const { rows } = await connection.query<{ name: string; oid: string | null; qualified: string | null }>(
     `SELECT t.name, c.oid::text AS oid, format('%I.%I', n.nspname, c.relname) AS qualified
      FROM unnest($1::text[]) WITH ORDINALITY AS t(name, ord)
@@ -351,7 +351,7 @@ async function resolveLiveTables(connection: pg.Client, projection: Projection):
   });
 }
 
-async function shapeOf(tx: Knex.Transaction, relation: string): Promise<Column[]> {
+export async function shapeOf(tx: Knex | Knex.Transaction, relation: string): Promise<Column[]> {
   const { rows } = await tx.raw<{ rows: Column[] }>(
     `SELECT a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type,
             a.attidentity::text AS identity, a.attgenerated::text AS generated,
@@ -435,7 +435,7 @@ function mergePlan(live: string, shadow: string, columns: Column[], otherUnique:
 }
 
 /** Indexes into `tables`, parents before the tables whose foreign keys point at them (cycles keep their order). */
-async function parentsFirst(tx: Knex.Transaction, tables: readonly LiveTable[]): Promise<number[]> {
+export async function parentsFirst(tx: Knex.Transaction, tables: readonly LiveTable[]): Promise<number[]> {
   const oids = tables.map((t) => t.oid);
   const { rows } = await tx.raw<{ rows: { child: string; parent: string }[] }>(
     `SELECT conrelid::text AS child, confrelid::text AS parent FROM pg_constraint
@@ -461,7 +461,7 @@ async function parentsFirst(tx: Knex.Transaction, tables: readonly LiveTable[]):
  * Rows copied from the shadow carry values of the shadow's own identity/serial sequences: move the live sequence
  * past them, never back, so the live projector's next insert cannot collide.
  */
-async function syncSequences(tx: Knex.Transaction, live: string): Promise<void> {
+export async function syncSequences(tx: Knex.Transaction, live: string): Promise<void> {
   const { rows } = await tx.raw<{ rows: { column: string; sequence: string }[] }>(
     `SELECT a.attname AS column, pg_get_serial_sequence(?, a.attname) AS sequence
      FROM pg_attribute a
