@@ -17,7 +17,7 @@ import { allMigrations } from './migrations';
 import { allProjections } from './index';
 
 const usage = `Usage:
-  npm run projections -- rebuild <name|all>   replay every event into a copy of a read model, then swap it in
+  npm run projections -- rebuild <name|all>   rebuild read models from every event, writing only the rows that differ
   npm run projections -- status               checkpoint and lag of each projection
 Projections: ${allProjections.map((p) => p.name).join(', ')}`;
 
@@ -69,7 +69,7 @@ async function main() {
     // The same run as the dashboard's Rebuild button: one lock for both, so they never overlap.
     const bar = new SingleBar(
       {
-        format: `{current} [{bar}] {percentage}% | {value}/{total} events | {speed} events/s | {eta_formatted} left`,
+        format: `{current} [{bar}] {percentage}% | {value}/{total} events | {speed} events/s | {timeLeft} left`,
         hideCursor: true,
         noTTYOutput: true,
         notTTYSchedule: 1000,
@@ -79,7 +79,12 @@ async function main() {
     let startedBar = false;
     try {
       const results = await rebuildProjections(db.knex, store, chosen, (p) => {
-        const payload = { current: `${p.current} (${p.index}/${p.count})`, speed: p.eventsPerSecond };
+        // The run's own ETA (cli-progress's prints NULL until it has a rate of its own).
+        const payload = {
+          current: `${p.current} (${p.index}/${p.count})`,
+          speed: p.eventsPerSecond,
+          timeLeft: p.etaSeconds === null ? '…' : `${Math.ceil(p.etaSeconds)} s`,
+        };
         if (!startedBar) {
           bar.start(Math.max(p.total, 1), 0, payload);
           startedBar = true;
