@@ -1,6 +1,11 @@
+import { to as copyTo } from 'pg-copy-streams';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '@pawhaven/platform/testing';
-import { to as copyTo } from 'pg-copy-streams';
+import { START } from '../event-store/event-store';
+import { PostgresEventStore } from '../event-store/postgres-event-store';
+import { applyBatch } from './checkpoints';
+import { defineProjection, type FoldedRow } from './projection';
+import { rebuildProjection } from './rebuild';
 import { canonicalFor, escapeOut } from './write-in-place';
 
 /**
@@ -123,5 +128,113 @@ describe('in-place rebuild: values as PostgreSQL prints them', () => {
       'timestamp(3) with time zone',
     ])
       expect(canonicalFor(type)).toBeUndefined();
+  });
+});
+
+describe('in-place rebuild, end to end', () => {
+  /**
+   * A small projection over three kinds of table: keyed (`wip_pets`), without a key and holding duplicates
+   * (`wip_tags`), and, when `withForeignKey`, a child with a foreign key to it (`wip_visits`), which sends the rebuild
+   * through shadow copies. Its fold writes `seen_at` in a zone other than UTC and `doc` with a non-ASCII key when
+   * `uncertain`: values the comparison cannot vouch for.
+   */
+  const pets = (opts: { uncertain: boolean; withForeignKey?: boolean }) =>
+    defineProjection({
+      name: opts.withForeignKey ? 'wip_pets_fk' : 'wip_pets',
+      tables: ['wip_pets', 'wip_tags', ...(opts.withForeignKey ? ['wip_visits'] : [])],
+      handles: ['PetSeen'],
+      async apply(tx, e) {
+        const d = e.data as { id: string; n: number; tag: string };
+        await tx.raw(
+          `INSERT INTO wip_pets (id, n, seen_at, doc) VALUES (?, ?, ?, ?)
+           ON CONFLICT (id) DO UPDATE SET n = EXCLUDED.n, seen_at = EXCLUDED.seen_at, doc = EXCLUDED.doc`,
+          [d.id, d.n, '2026-11-26T11:32:08.5Z', JSON.stringify({ ключ: d.n, tab: 'a\tb' })],
+        );
+        await tx('wip_tags').insert({ tag: d.tag, n: d.n });
+        if (opts.withForeignKey) await tx('wip_visits').insert({ pet_id: d.id, n: d.n });
+      },
+      fold: () => {
+        const rows = new Map<string, FoldedRow>();
+        const tags: FoldedRow[] = [];
+        const visits: FoldedRow[] = [];
+        return {
+          apply(e) {
+            const d = e.data as { id: string; n: number; tag: string };
+            rows.set(d.id, {
+              id: d.id,
+              n: d.n,
+              seen_at: opts.uncertain ? '2026-11-26T16:32:08.5+05:00' : '2026-11-26T11:32:08.500Z',
+              doc: { ключ: d.n, tab: 'a\tb' },
+            });
+            tags.push({ tag: d.tag, n: d.n });
+            if (opts.withForeignKey) visits.push({ pet_id: d.id, n: d.n });
+          },
+          rows: () => ({
+            wip_pets: rows.values(),
+            wip_tags: tags,
+            ...(opts.withForeignKey ? { wip_visits: visits } : {}),
+          }),
+        };
+      },
+    });
+
+  const dump = async () => ({
+    pets: (await db.pool.query(`SELECT id, n, seen_at, doc FROM wip_pets ORDER BY id`)).rows,
+    tags: (await db.pool.query(`SELECT tag, n FROM wip_tags ORDER BY tag, n`)).rows,
+  });
+
+  it('rewrites only rows holding values it cannot vouch for, replaces a keyless table that differs, and goes through shadow copies when a foreign key is involved', async () => {
+    await db.pool.query(`
+      CREATE TABLE wip_pets (id uuid PRIMARY KEY, n bigint NOT NULL, seen_at timestamptz NOT NULL, doc jsonb NOT NULL);
+      CREATE TABLE wip_tags (tag text NOT NULL, n int NOT NULL)`);
+    const store = new PostgresEventStore(db.pool);
+    try {
+      const ids = ['0b7e5a52-8f0a-4a53-9d6f-2d1c7c1f0a01', '0b7e5a52-8f0a-4a53-9d6f-2d1c7c1f0a02'];
+      await store.append(
+        'pets-1',
+        [
+          { type: 'PetSeen', data: { id: ids[0], n: 1, tag: 'calm' } },
+          { type: 'PetSeen', data: { id: ids[1], n: 2, tag: 'calm' } },
+          { type: 'PetSeen', data: { id: ids[0], n: 3, tag: 'playful' } },
+        ],
+        'any',
+      );
+      const events = [];
+      for await (const e of store.readAll(START)) events.push(e);
+      expect(events).toHaveLength(3);
+      // Projected live, through apply.
+      const certain = pets({ uncertain: false });
+      await applyBatch(db.knex, certain, events, START);
+      const live = await dump();
+
+      // The doc's non-ASCII key alone makes every pets row uncertain: each is deleted and inserted again, equal.
+      const first = await rebuildProjection(db.knex, store, certain);
+      expect(first.changedRows).toBe(4);
+      expect(await dump()).toEqual(live);
+      const again = await rebuildProjection(db.knex, store, pets({ uncertain: true }));
+      expect(again.changedRows).toBe(4);
+      expect(await dump()).toEqual(live);
+
+      // A keyless table that differs as a multiset is replaced whole: 3 rows out (one invented), 3 rows in.
+      await db.pool.query(
+        `DELETE FROM wip_tags WHERE tag = 'playful'; INSERT INTO wip_tags VALUES ('calm', 1), ('ghost', 9)`,
+      );
+      await rebuildProjection(db.knex, store, certain);
+      expect(await dump()).toEqual(live);
+
+      // With a foreign key between its tables, the projection rebuilds through shadow copies, to the same model.
+      await db.pool.query(
+        `CREATE TABLE wip_visits (pet_id uuid NOT NULL REFERENCES wip_pets (id), n int NOT NULL); DELETE FROM wip_tags`,
+      );
+      const related = pets({ uncertain: false, withForeignKey: true });
+      const viaShadows = await rebuildProjection(db.knex, store, related);
+      expect(viaShadows.processed).toBe(3);
+      // The shadow merge compares values, not text: the pets rows stay; 3 tags and 3 visits are added.
+      expect(viaShadows.changedRows).toBe(6);
+      expect(await dump()).toEqual(live);
+      expect((await db.pool.query(`SELECT count(*)::int AS n FROM wip_visits`)).rows[0].n).toBe(3);
+    } finally {
+      await store.close();
+    }
   });
 });
