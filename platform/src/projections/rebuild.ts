@@ -168,10 +168,13 @@ async function rebuildFolded(
   }
   report();
 
-  // Two projections are written at a time (while PostgreSQL loads and merges one, this process encodes the other's
-  // rows), the one fed most events first: the largest model then overlaps all the small ones instead of ending alone.
+  // Two projections are written at a time (while PostgreSQL loads and merges one through shadow copies, this process
+  // compares another in place), the one fed most events first: the largest model then overlaps the small ones.
   const results: RebuildResult[] = [];
   const queue = [...folds].sort((a, b) => b.fed - a.fed);
+  // One in-place write at a time: it is this process's work (reading and comparing), so two at once took as long
+  // in all and held each projection's checkpoint row (the live projector waiting) twice as long.
+  let inPlaceTurn: Promise<unknown> = Promise.resolve();
   const writeNext = async (): Promise<void> => {
     for (let k = next++; k < queue.length; k = next++) {
       checkStillWanted(opts.signal);
@@ -183,7 +186,11 @@ async function rebuildFolded(
       };
       counted = own;
       report();
-      const inPlace = await rebuildInPlace(knex, store, projection, fold, own, started, opts, report);
+      const turn = inPlaceTurn.then(() =>
+        rebuildInPlace(knex, store, projection, fold, own, started, opts, report),
+      );
+      inPlaceTurn = turn.catch(() => {});
+      const inPlace = await turn;
       if (inPlace) {
         results[i] = inPlace;
         continue;
