@@ -51,7 +51,9 @@ const MAX_CHASE_ROUNDS = 20;
  * tables equal to the shadow (only rows that differ are written) and stores the checkpoint. Readers see the old model
  * or the rebuilt one, never an empty or partial one, and the checkpoint never goes back.
  *
- * A projection with a `fold` is replayed in memory and its rows loaded in bulk; one without replays `apply`.
+ * A projection with a `fold` is replayed in memory and, usually, compared with the live tables and written in place
+ * (`write-in-place.ts`: the same one transaction, only differing rows written, no shadow copies); one without replays
+ * `apply` as above.
  *
  * The checkpoint ends where the live one was, or further if the replay went further (nobody was projecting):
  * then a live projector notices it moved, leaves its group and follows on alone from the stored checkpoint.
@@ -116,8 +118,9 @@ async function rebuildByApply(
 
 /**
  * The fold path, for any number of projections with a `fold`: reads the log once up to its head, feeding every fold,
- * then for each projection in turn loads the folded rows into fresh shadow copies and swaps them in like the apply
- * path (events committed since the head are replayed through `apply` first). `onProgress` counts events read.
+ * then writes each projection in place (`rebuildInPlace`), or, where its tables do not allow that, loads the folded
+ * rows into fresh shadow copies and swaps them in like the apply path (events committed since the head are replayed
+ * through `apply` first). `onProgress` counts events read.
  */
 async function rebuildFolded(
   knex: Knex,
