@@ -83,6 +83,9 @@ async function readEverything(store: EventStore): Promise<{ events: number; seco
   return { events, seconds: (performance.now() - t0) / 1000 };
 }
 
+/** The longest a rebuild held one projection's checkpoint row (the live projector's group waiting), in ms. */
+const longestLock = (results: RebuildResult[]) => Math.round(Math.max(...results.map((r) => r.swapMs)));
+
 async function rebuildEverything(
   ctx: BenchContext,
   knex: Parameters<typeof rebuildProjections>[0],
@@ -93,7 +96,11 @@ async function rebuildEverything(
   const seconds = (performance.now() - t0) / 1000;
   ctx.log(
     `    ${results
-      .map((r) => `${r.name} ${round(r.seconds, 1)} s (${r.changedRows.toLocaleString()} rows written)`)
+      .map(
+        (r) =>
+          `${r.name} ${round(r.seconds, 1)} s (${r.changedRows.toLocaleString()} rows written, ` +
+          `checkpoint locked ${Math.round(r.swapMs).toLocaleString()} ms)`,
+      )
       .join(', ')}`,
   );
   return { events: Math.max(...results.map((r) => r.processed)), seconds, results };
@@ -110,6 +117,11 @@ export const rebuildThroughput: BenchSection = {
     { key: 'seconds', header: 'seconds' },
     { key: 'eventsPerSecond', header: 'events/s', format: (v) => Number(v).toLocaleString() },
     { key: 'vsReadAll', header: 'vs readAll (opened)' },
+    {
+      key: 'lockMs',
+      header: 'longest checkpoint lock (ms)',
+      format: (v) => (v === null ? '' : Number(v).toLocaleString()),
+    },
   ],
   async run(ctx) {
     const data = await millionEvents(ctx);
@@ -122,6 +134,7 @@ export const rebuildThroughput: BenchSection = {
       const stored: number[] = [];
       const opened: number[] = [];
       const rebuilt: number[] = [];
+      const locks: number[] = [];
       for (let run = 1; run <= RUNS; run++) {
         const a = await readEverything(raw);
         const b = await readEverything(store);
@@ -132,19 +145,26 @@ export const rebuildThroughput: BenchSection = {
         stored.push(a.seconds);
         opened.push(b.seconds);
         rebuilt.push(c.seconds);
+        locks.push(longestLock(c.results));
       }
-      const row = (what: string, seconds: number): BenchRow => ({
+      const row = (what: string, seconds: number, lockMs: number | null = null): BenchRow => ({
         what,
         events: data.events,
         seconds: round(seconds, 1),
         eventsPerSecond: Math.round(data.events / seconds),
         vsReadAll: round(median(opened) / seconds, 2),
+        // How long the live projector's group waited on the rebuild at most (one projection's swap).
+        lockMs,
       });
       return [
         row('readAll, events as stored (PostgresEventStore)', median(stored)),
         row('readAll, personal fields opened (what a rebuild reads)', median(opened)),
-        row('rebuild all, first build (live tables empty)', first.seconds),
-        row("rebuild all over intact read models (the dashboard's 'Rebuild all')", median(rebuilt)),
+        row('rebuild all, first build (live tables empty)', first.seconds, longestLock(first.results)),
+        row(
+          "rebuild all over intact read models (the dashboard's 'Rebuild all')",
+          median(rebuilt),
+          median(locks),
+        ),
       ];
     } finally {
       await store.close();
