@@ -8,7 +8,7 @@ import { NO_NOTICES } from './notices';
 import type { FoldedRow, Projection } from './projection';
 
 /** Rows per COPY when a fold's rows are loaded: one short transaction each (tens of milliseconds). */
-const LOAD_CHUNK = 20_000;
+export const LOAD_CHUNK = 20_000;
 
 /**
  * Shadow copies of a projection's tables, for a blue/green rebuild (ARCHITECTURE §9).
@@ -240,11 +240,26 @@ type MergePlan =
 /** How a value is written for one column in COPY's text format. */
 type CellKind = 'json' | 'array' | 'plain';
 
-const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-const NEEDS_ESCAPE = /[\\\n\r\t]/;
+/** COPY's text escapes, as COPY TO writes them (COPY FROM reads every one of them too). */
+const COPY_ESCAPES: Record<string, string> = {
+  '\\': '\\\\',
+  '\b': '\\b',
+  '\f': '\\f',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+  '\v': '\\v',
+};
+const NEEDS_ESCAPE = /[\\\b\f\n\r\t\v]/;
 // Most values need no escape: testing first spares a replace (and a new string) per cell.
-const copyEscape = (text: string) =>
-  NEEDS_ESCAPE.test(text) ? text.replace(/[\\\n\r\t]/g, (c) => COPY_ESCAPES[c]!) : text;
+export const copyEscape = (text: string) =>
+  NEEDS_ESCAPE.test(text) ? text.replace(/[\\\b\f\n\r\t\v]/g, (c) => COPY_ESCAPES[c]!) : text;
+
+/** Sends `text` (whole COPY lines) through `COPY … FROM STDIN` on `connection`. */
+export async function copyLines(connection: pg.Client, sql: string, text: string): Promise<void> {
+  await pipeline(Readable.from([text]), connection.query(copyFrom(sql)));
+}
+
 function jsonText(value: unknown): string {
   try {
     return JSON.stringify(value);
@@ -329,7 +344,7 @@ class CopyInto {
 
   async send(text: string): Promise<void> {
     const sql = `COPY pg_temp.${ident(this.table)} (${this.columns.map((c) => ident(c.name)).join(', ')}) FROM STDIN`;
-    await pipeline(Readable.from([text]), this.connection.query(copyFrom(sql)));
+    await copyLines(this.connection, sql, text);
   }
 }
 

@@ -6,7 +6,8 @@ import { PostgresEventStore } from '../event-store/postgres-event-store';
 import { applyBatch } from './checkpoints';
 import { defineProjection, type FoldedRow } from './projection';
 import { rebuildProjection } from './rebuild';
-import { canonicalFor, escapeOut } from './write-in-place';
+import { copyEscape } from './shadow-tables';
+import { canonicalFor } from './write-in-place';
 
 /**
  * The in-place rebuild compares a fold's values with the live tables as PostgreSQL prints them: for every supported
@@ -109,7 +110,7 @@ describe('in-place rebuild: values as PostgreSQL prints them', () => {
     it(`${type}: the canonical text is what PostgreSQL prints`, async () => {
       const canonical = canonicalFor(type)!;
       expect(canonical).toBeDefined();
-      expect(values.map((v) => escapeOut(canonical(v)!))).toEqual(await printed(type, values));
+      expect(values.map((v) => copyEscape(canonical(v)!))).toEqual(await printed(type, values));
     });
 
   it('answers undefined where it cannot tell, so the row is rewritten rather than taken as equal', () => {

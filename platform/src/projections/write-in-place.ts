@@ -1,11 +1,19 @@
 import type { Knex } from 'knex';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { StringDecoder } from 'node:string_decoder';
 import type pg from 'pg';
-import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
+import { to as copyTo } from 'pg-copy-streams';
 import type { FoldedRow, Projection } from './projection';
-import { cell, ident, resolveLiveTables, shapeOf, syncSequences, type LiveTable } from './shadow-tables';
+import {
+  cell,
+  copyEscape,
+  copyLines,
+  ident,
+  LOAD_CHUNK,
+  resolveLiveTables,
+  shapeOf,
+  syncSequences,
+  type LiveTable,
+} from './shadow-tables';
 
 /**
  * A fold's rows written straight into the live tables, only where they differ (rebuild.ts). Inside the swap's
@@ -112,19 +120,7 @@ const CANONICAL: Record<string, Canonical> = {
 export const canonicalFor = (type: string): Canonical | undefined =>
   CANONICAL[type.replace(/^character varying\(\d+\)$/, 'character varying')];
 
-/** COPY TO's escapes (COPY FROM reads them too). */
-const COPY_OUT_ESCAPES: Record<string, string> = {
-  '\\': '\\\\',
-  '\b': '\\b',
-  '\f': '\\f',
-  '\n': '\\n',
-  '\r': '\\r',
-  '\t': '\\t',
-  '\v': '\\v',
-};
-const NEEDS_ESCAPE = /[\\\b\f\n\r\t\v]/;
-export const escapeOut = (s: string) =>
-  NEEDS_ESCAPE.test(s) ? s.replace(/[\\\b\f\n\r\t\v]/g, (c) => COPY_OUT_ESCAPES[c]!) : s;
+/** Undoes `copyEscape` (for key values read back from COPY TO). */
 const UNESCAPES: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v' };
 const unescapeOut = (s: string) => s.replace(/\\(.)/g, (_, c: string) => UNESCAPES[c] ?? c);
 
@@ -224,17 +220,15 @@ export async function writeInPlace(
     const { table, columns } = plans[i]!;
     const { added } = changes[i]!;
     const sql = `COPY ${table.qualified} (${columns.map((c) => ident(c.name)).join(', ')}) FROM STDIN`;
-    for (let at = 0; at < added.length; at += COPY_CHUNK) {
-      const lines = added.slice(at, at + COPY_CHUNK);
-      await pipeline(Readable.from([lines.join('\n') + '\n']), connection.query(copyFrom(sql)));
+    for (let at = 0; at < added.length; at += LOAD_CHUNK) {
+      const lines = added.slice(at, at + LOAD_CHUNK);
+      await copyLines(connection, sql, lines.join('\n') + '\n');
     }
     written += added.length;
     if (added.length > 0) await syncSequences(tx, table.qualified);
   }
   return written;
 }
-
-const COPY_CHUNK = 20_000;
 
 /**
  * The live table read with COPY TO against the fold's rows: the keys of live rows to remove (changed or gone) and
@@ -340,7 +334,7 @@ function encode(
       if (known === undefined) {
         certain = false;
         t = cell(value, c.cellKind); // as the shadow path would send it: PostgreSQL casts it
-      } else t = escapeOut(known);
+      } else t = copyEscape(known);
     }
     line += (i === 0 ? '' : '\t') + t;
   }
