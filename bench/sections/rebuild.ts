@@ -98,7 +98,8 @@ async function rebuildEverything(
     `    ${results
       .map(
         (r) =>
-          `${r.name} ${round(r.seconds, 1)} s (${r.changedRows.toLocaleString()} rows written, ` +
+          `${r.name}${r.foldThread ? ' (fold thread)' : ''} ${round(r.seconds, 1)} s ` +
+          `(${r.changedRows.toLocaleString()} rows written, ` +
           `checkpoint locked ${Math.round(r.swapMs).toLocaleString()} ms)`,
       )
       .join(', ')}`,

@@ -1,4 +1,4 @@
-import type { Projection } from '@pawhaven/platform';
+import { importableFrom } from '@pawhaven/platform';
 import { sessionsProjection } from './accounts/sessions.projection';
 import { usersProjection } from './accounts/users.projection';
 import { adoptionAdsProjection } from './adoption/adoption-ads.projection';
@@ -15,7 +15,7 @@ import { landingStatsProjection } from './directory/landing-stats.projection';
 export { allMigrations, readModelMigrations } from './migrations';
 
 /** Every read model of the product, by name (`npm run projections -- rebuild <name|all>`). */
-export const allProjections: readonly Projection[] = [
+export const allProjections = importableFrom(import.meta.url, 'allProjections', [
   usersProjection,
   sessionsProjection,
   adoptionAdsProjection,
@@ -28,4 +28,4 @@ export const allProjections: readonly Projection[] = [
   directoryProjection,
   landingStatsProjection,
   contactMessagesProjection,
-];
+]);

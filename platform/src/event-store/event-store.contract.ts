@@ -15,6 +15,7 @@ import {
   type AppendResult,
   type EventStore,
   type LogPosition,
+  type ReadAllOptions,
   type NewEvent,
   type RecordedEvent,
 } from './event-store';
@@ -171,10 +172,10 @@ export function describeEventStoreContract(adapterName: string, fixture: EventSt
         'the head to pass the last append',
       );
     /** This test's events in the log as readers see them right now. */
-    const mineNow = async (from: LogPosition = start, opts?: { batchSize?: number }) =>
+    const mineNow = async (from: LogPosition = start, opts?: ReadAllOptions) =>
       (await collect(store.readAll(from, opts))).filter((e) => e.streamId.startsWith(p));
     /** This test's events once everything it appended is visible. */
-    const mineFrom = async (from: LogPosition = start, opts?: { batchSize?: number }) => {
+    const mineFrom = async (from: LogPosition = start, opts?: ReadAllOptions) => {
       await settled();
       return mineNow(from, opts);
     };
@@ -318,6 +319,25 @@ export function describeEventStoreContract(adapterName: string, fixture: EventSt
         expect(
           ids(await collect(store.readAll(after0, { upTo: positionOf(all[3]!), batchSize: 2 }))),
         ).toEqual(ids(all.slice(1, 4)));
+      });
+
+      it('readAll with types reads only events of those types, in order, paging past the others', async () => {
+        for (let i = 0; i < 12; i++)
+          await store.append(
+            `${p}s`,
+            [ev(i % 3 === 0 ? 'Wanted' : i % 3 === 1 ? 'Other' : 'Also', { i })],
+            'any',
+          );
+        const all = await mineFrom();
+        const wanted = all.filter((e) => e.type === 'Wanted' || e.type === 'Also');
+        expect(wanted).toHaveLength(8);
+        for (const batchSize of [1, 2, 5, 1000])
+          expect(ids(await mineFrom(start, { batchSize, types: ['Wanted', 'Also'] }))).toEqual(ids(wanted));
+        const upTo = positionOf(all[7]!);
+        expect(ids(await mineFrom(start, { types: ['Wanted'], upTo, batchSize: 2 }))).toEqual(
+          ids(all.slice(0, 8).filter((e) => e.type === 'Wanted')),
+        );
+        expect(await mineFrom(start, { types: ['Nothing'] })).toEqual([]);
       });
 
       it('headPosition is the position of the last appended event', async () => {

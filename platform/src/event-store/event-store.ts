@@ -49,6 +49,8 @@ export type ReadAllOptions = {
    * `headPosition()`): every event up to it is then read, even while the visibility horizon is momentarily lower.
    */
   upTo?: LogPosition;
+  /** Only events of these types; the others are skipped (like EventStoreDB's event-type filter). */
+  types?: readonly string[];
 };
 
 /** Receives events in global order, a batch at a time; the subscription resumes after the last one. */

@@ -74,6 +74,7 @@ const READ_ALL_SQL = `
   FROM events
   WHERE (transaction_id, position) > ($1::text::xid8, $2::bigint)
     AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+    AND ($4::text[] IS NULL OR type = ANY ($4::text[]))
   ORDER BY transaction_id, position
   LIMIT $3`;
 
@@ -100,6 +101,7 @@ const READ_RANGE_SQL = `
   FROM events
   WHERE (transaction_id, position) > ($1::text::xid8, $2::bigint)
     AND (transaction_id, position) <= ($3::text::xid8, $4::bigint)
+    AND ($6::text[] IS NULL OR type = ANY ($6::text[]))
   ORDER BY transaction_id, position
   LIMIT $5`;
 
@@ -188,9 +190,12 @@ export class PostgresEventStore implements EventStore {
     let remaining = opts.maxCount ?? Number.POSITIVE_INFINITY;
     const read = (cursor: LogPosition) => {
       const limit = Math.min(batchSize, remaining);
-      return (opts.upTo ? this.readRange(cursor, opts.upTo, limit) : this.readPage(cursor, limit)).then(
-        (page) => ({ page, limit }),
-      );
+      const types = opts.types ? [...opts.types] : null;
+      return (
+        opts.upTo
+          ? this.readRange(cursor, opts.upTo, limit, types)
+          : this.readPage(cursor, limit, false, types)
+      ).then((page) => ({ page, limit }));
     };
     let next: Promise<{ page: RecordedEvent[]; limit: number }> | null = remaining > 0 ? read(from) : null;
     while (next) {
@@ -282,16 +287,28 @@ export class PostgresEventStore implements EventStore {
     if (this.listener) await this.listener.end().catch(() => {});
   }
 
-  private async readPage(from: LogPosition, limit: number, narrowed = false): Promise<RecordedEvent[]> {
+  private async readPage(
+    from: LogPosition,
+    limit: number,
+    narrowed = false,
+    types: string[] | null = null,
+  ): Promise<RecordedEvent[]> {
     const { rows } = await this.pool.query<Row>({
       name: narrowed ? READ_ALL_NARROWED : READ_ALL,
       text: narrowed ? READ_ALL_NARROWED_SQL : READ_ALL_SQL,
-      values: [from.transactionId.toString(), from.position.toString(), limit],
+      values: narrowed
+        ? [from.transactionId.toString(), from.position.toString(), limit]
+        : [from.transactionId.toString(), from.position.toString(), limit, types],
     });
     return rows.map(toRecorded);
   }
 
-  private async readRange(from: LogPosition, upTo: LogPosition, limit: number): Promise<RecordedEvent[]> {
+  private async readRange(
+    from: LogPosition,
+    upTo: LogPosition,
+    limit: number,
+    types: string[] | null,
+  ): Promise<RecordedEvent[]> {
     const { rows } = await this.pool.query<Row>({
       name: READ_RANGE,
       text: READ_RANGE_SQL,
@@ -301,6 +318,7 @@ export class PostgresEventStore implements EventStore {
         upTo.transactionId.toString(),
         upTo.position.toString(),
         limit,
+        types,
       ],
     });
     return rows.map(toRecorded);

@@ -47,10 +47,7 @@ export function parseEnvelope(value: unknown): Envelope | null {
   return UUID.test(envelope.keyId) ? envelope : null;
 }
 
-/**
- * The sealed value's JSON text; throws if the key is wrong or the envelope was tampered with. `opening-thread.ts`
- * repeats these steps in plain JavaScript: keep the two alike.
- */
+/** The sealed value's JSON text; throws if the key is wrong or the envelope was tampered with. */
 export function openEnvelopeText(key: Uint8Array, envelope: Envelope): string {
   const decipher = createDecipheriv(ALGORITHM, key, Buffer.from(envelope.iv, 'base64url'));
   decipher.setAAD(Buffer.from(envelope.keyId, 'utf8'));

@@ -24,7 +24,22 @@ export type Projection = {
    * Every rebuild test compares the rebuilt rows with what `apply` built live, so the two cannot drift apart unseen.
    */
   fold?: () => ProjectionFold;
+  /** Where another thread can import this projection from (`importableFrom`): rebuilds may fold it there. */
+  source?: ProjectionSource;
 };
+
+/** A module's URL and the name of its export holding a projection, or a list of them (found by name). */
+export type ProjectionSource = { module: string; exportName: string };
+
+/**
+ * `projections` as exported by `module` under `exportName`, each knowing it: a rebuild's second thread
+ * (`fold-thread.ts`) imports them from there, as functions cannot be sent to it.
+ */
+export const importableFrom = (
+  module: string,
+  exportName: string,
+  projections: readonly Projection[],
+): readonly Projection[] => projections.map((p) => ({ ...p, source: { module, exportName } }));
 
 /** One row as column → value, the value as `apply` would write it (JSON-able: PostgreSQL casts it to the column). */
 export type FoldedRow = Record<string, unknown>;

@@ -4,8 +4,9 @@ import { comparePositions, START } from '../event-store/event-store';
 import { PROJECTIONS_CHANNEL, readCheckpoint, recordProjectionError } from './checkpoints';
 import type pg from 'pg';
 import type { Projection, ProjectionFold } from './projection';
+import { chooseForFoldThread, FoldThread, FoldThreadFailed } from './fold-thread';
 import { ShadowTables } from './shadow-tables';
-import { planInPlace, writeInPlace } from './write-in-place';
+import { planInPlace, writeInPlace, type LiveSnapshot } from './write-in-place';
 
 export type RebuildProgress = { name: string; processed: number; total: number };
 export type RebuildResult = {
@@ -20,6 +21,8 @@ export type RebuildResult = {
   swapMs: number;
   /** Live rows the swap inserted, updated or deleted: 0 when the read model already matched the log. */
   changedRows: number;
+  /** Whether the rebuild's second thread folded and wrote it (`fold-thread.ts`). */
+  foldThread: boolean;
 };
 
 export type RebuildOptions = {
@@ -32,10 +35,18 @@ export type RebuildOptions = {
   maxTransactionMs?: number;
   /** Aborted: the rebuild fails at its next batch (the app is stopping), the live read models as they were. */
   signal?: AbortSignal;
+  /**
+   * Logs of at least this many events fold part of the projections on a second thread (`fold-thread.ts`), when they
+   * can be imported there (`importableFrom`): 0 always, Infinity never.
+   */
+  foldThreadFrom?: number;
 };
 
+/** Below this many events, starting a thread (and loading the projections' code in it) costs more than it saves. */
+const FOLD_THREAD_FROM = 100_000;
+
 /** Throws once `signal` is aborted: called between batches, never inside the swap's transaction. */
-const checkStillWanted = (signal: AbortSignal | undefined) => {
+export const checkStillWanted = (signal: AbortSignal | undefined) => {
   if (signal?.aborted) throw new Error('The rebuild was stopped: the app is shutting down');
 };
 
@@ -80,7 +91,7 @@ export async function rebuildProjection(
 }
 
 /** Where a shadow's replay stands: it holds every event up to `at`, `processed` of them. */
-type Replayed = { at: LogPosition; processed: number };
+export type Replayed = { at: LogPosition; processed: number };
 
 /** The apply path: replays the whole log through `projection.apply` into the shadow, then swaps. */
 async function rebuildByApply(
@@ -118,90 +129,153 @@ async function rebuildByApply(
 
 /**
  * The fold path, for any number of projections with a `fold`: reads the log once up to its head, feeding every fold,
- * then writes each projection in place (`rebuildInPlace`), or, where its tables do not allow that, loads the folded
- * rows into fresh shadow copies and swaps them in like the apply path (events committed since the head are replayed
- * through `apply` first). `onProgress` counts events read.
+ * then writes each projection (`writeFolds`). On a long log the heavier folds run on a second thread
+ * (`fold-thread.ts`): this one reads the log, opens personal fields and feeds its own folds, and hands the other
+ * thread the events its folds handle; each thread then writes its own projections, both at once. `onProgress`
+ * counts events read.
  */
 async function rebuildFolded(
   knex: Knex,
   store: EventStore,
   projections: readonly Projection[],
   /** `writing` is the projection being written and `started` how many have been (0 while the log is read). */
-  onProgress: (p: { processed: number; total: number; writing: Projection | null; started: number }) => void,
+  onProgress: (p: { processed: number; total: number; writing: string | null; started: number }) => void,
   opts: RebuildOptions,
 ): Promise<RebuildResult[]> {
   const started = performance.now();
   const head = await store.headPosition();
   const total = await countUpTo(knex, head);
-  const folds = projections.map((p, index) => ({ projection: p, index, fold: p.fold!(), fed: 0 }));
-  type Feed = (typeof folds)[number];
-  const byType = new Map<string, Feed[]>();
+  const elsewhere =
+    total >= (opts.foldThreadFrom ?? FOLD_THREAD_FROM) ? await chooseForFoldThread(knex, projections) : [];
+  const folds: FoldFeed[] = projections
+    .filter((p) => !elsewhere.includes(p))
+    .map((projection) => ({ projection, fold: projection.fold!(), fed: 0 }));
+  const byType = new Map<string, FoldFeed[]>();
   for (const feed of folds)
     for (const type of feed.projection.handles) byType.set(type, [...(byType.get(type) ?? []), feed]);
-
-  const replayed: Replayed = { at: START, processed: 0 };
-  let writing: Projection | null = null;
-  /** The next projection to write, in the writing order below. */
-  let next = 0;
-  // The pass's count, then that of the projection being written (its catch-up adds to the pass's).
-  let counted = replayed;
-  const report = () =>
-    onProgress({
-      processed: counted.processed,
-      total: Math.max(total, counted.processed),
-      writing,
-      started: writing ? Math.min(next, folds.length) : 0,
-    });
-  report();
-  let reported = performance.now();
-  for await (const event of store.readAll(START, { batchSize: opts.batchSize ?? 5000, upTo: head })) {
-    const feeds = byType.get(event.type);
-    if (feeds)
-      for (const feed of feeds) {
-        feed.fold.apply(event);
-        feed.fed++;
+  const thread = elsewhere.length > 0 ? FoldThread.start(knex, store, elsewhere, opts.signal) : null;
+  try {
+    const forwarded = new Set(elsewhere.flatMap((p) => p.handles));
+    const replayed: Replayed = { at: START, processed: 0 };
+    let writing: string | null = null;
+    let begun = 0;
+    // The pass's count, then that of the projection being written (its catch-up adds to the pass's).
+    let counted = replayed;
+    const report = () =>
+      onProgress({
+        processed: counted.processed,
+        total: Math.max(total, counted.processed),
+        writing,
+        started: begun,
+      });
+    report();
+    let reported = performance.now();
+    // Only the types some fold handles are read (every other event only moves the checkpoints): the pass's count
+    // is scaled to the whole log's for progress, and the whole log up to the head counts as replayed at the end.
+    const types = [...new Set([...byType.keys(), ...forwarded])];
+    const wanted = await countUpTo(knex, head, types);
+    let read = 0;
+    for await (const event of store.readAll(START, {
+      batchSize: opts.batchSize ?? 5000,
+      upTo: head,
+      types,
+    })) {
+      const feeds = byType.get(event.type);
+      if (feeds)
+        for (const feed of feeds) {
+          feed.fold.apply(event);
+          feed.fed++;
+        }
+      if (thread && forwarded.has(event.type)) thread.feed(event);
+      read++;
+      if ((read & 1023) === 0) {
+        checkStillWanted(opts.signal);
+        if (performance.now() - reported > 100) {
+          replayed.processed = Math.floor((total * read) / Math.max(wanted, 1));
+          report();
+          reported = performance.now();
+        }
       }
-    replayed.at = event;
-    replayed.processed++;
-    if ((replayed.processed & 1023) === 0) checkStillWanted(opts.signal);
-    if ((replayed.processed & 1023) === 0 && performance.now() - reported > 100) {
-      report();
-      reported = performance.now();
     }
-  }
-  report();
+    replayed.at = head;
+    replayed.processed = total;
+    report();
 
-  // Two projections are written at a time (while PostgreSQL loads and merges one through shadow copies, this process
-  // compares another in place), the one fed most events first: the largest model then overlaps the small ones.
+    const progress: WriteProgress = {
+      writing(name, own) {
+        writing = name;
+        begun++;
+        counted = own ?? replayed;
+        report();
+      },
+      report,
+    };
+    const results = (
+      await Promise.all([
+        writeFolds(knex, store, folds, replayed, started, opts, progress),
+        thread ? thread.write(replayed, performance.now() - started, progress) : [],
+      ])
+    ).flat();
+    return projections.map((p) => results.find((r) => r.name === p.name)!);
+  } finally {
+    await thread?.close();
+  }
+}
+
+/** A projection's fold during a rebuild, with how many events it was fed. */
+export type FoldFeed = { projection: Projection; fold: ProjectionFold; fed: number };
+
+/** How a write phase tells its caller which projection it is writing (with its catch-up's count) and progress. */
+export type WriteProgress = { writing(name: string, own?: Replayed): void; report(): void };
+
+/**
+ * The write phase of the fold path, for folds that hold the log up to `replayed.at`: each projection written in place
+ * (`rebuildInPlace`), or, where its tables do not allow that, its folded rows loaded into fresh shadow copies and
+ * swapped in like the apply path (events committed since are replayed through `apply` first). Two projections are
+ * written at a time, the one fed most events first; runs on the fold thread too (with its events read here).
+ */
+export async function writeFolds(
+  knex: Knex,
+  store: Pick<EventStore, 'readAll'>,
+  folds: readonly FoldFeed[],
+  replayed: Replayed,
+  started: number,
+  opts: RebuildOptions,
+  progress: WriteProgress,
+  /** Live rows read ahead, by projection name (the fold thread reads its projections' during the pass). */
+  ahead: ReadonlyMap<string, Promise<LiveSnapshot | null>> = new Map(),
+): Promise<RebuildResult[]> {
   const results: RebuildResult[] = [];
+  // While PostgreSQL loads and merges one projection through shadow copies, this thread compares another in place;
+  // the largest model first, so that it overlaps the small ones.
   const queue = [...folds].sort((a, b) => b.fed - a.fed);
-  // One in-place write at a time: it is this process's work (reading and comparing), so two at once took as long
+  let next = 0;
+  // One in-place write at a time: it is this thread's work (reading and comparing), so two at once took as long
   // in all and held each projection's checkpoint row (the live projector waiting) twice as long.
   let inPlaceTurn: Promise<unknown> = Promise.resolve();
   const writeNext = async (): Promise<void> => {
     for (let k = next++; k < queue.length; k = next++) {
       checkStillWanted(opts.signal);
-      const { projection, fold, index: i } = queue[k]!;
-      writing = projection;
+      const { projection, fold } = queue[k]!;
       const own: Replayed = {
         at: { transactionId: replayed.at.transactionId, position: replayed.at.position },
         processed: replayed.processed,
       };
-      counted = own;
-      report();
+      progress.writing(projection.name, own);
+      const report = () => progress.report();
       const turn = inPlaceTurn.then(() =>
-        rebuildInPlace(knex, store, projection, fold, own, started, opts, report),
+        rebuildInPlace(knex, store, projection, fold, own, started, opts, report, ahead.get(projection.name)),
       );
       inPlaceTurn = turn.catch(() => {});
       const inPlace = await turn;
       if (inPlace) {
-        results[i] = inPlace;
+        results.push(inPlace);
         continue;
       }
       const shadow = await ShadowTables.create(knex, projection);
       try {
         await shadow.load(fold.rows());
-        results[i] = await catchUpAndSwap(knex, store, projection, shadow, own, started, opts, report);
+        results.push(await catchUpAndSwap(knex, store, projection, shadow, own, started, opts, report));
       } finally {
         await shadow.close();
       }
@@ -259,7 +333,7 @@ async function replayThroughApply(
  */
 async function catchUpAndSwap(
   knex: Knex,
-  store: EventStore,
+  store: Pick<EventStore, 'readAll'>,
   projection: Projection,
   shadow: ShadowTables,
   replayed: Replayed,
@@ -289,7 +363,7 @@ async function catchUpAndSwap(
   let swapStarted = 0;
   const at = replayed.at;
   const swap = await shadow.transaction(async (tx) => {
-    const live = await lockLiveCheckpoint(tx, name);
+    const { live } = await lockLiveCheckpoint(tx, name);
     swapStarted = performance.now();
     let caughtUp = 0;
     if (comparePositions(live, at) > 0) {
@@ -329,16 +403,29 @@ const resultOf = (
     eventsPerSecond: seconds > 0 ? replayed.processed / seconds : replayed.processed,
     swapMs,
     changedRows,
+    foldThread: false,
   };
 };
 
-/** Locks the projection's checkpoint row (the live projector's next batch waits) and answers where it is. */
-async function lockLiveCheckpoint(tx: Knex.Transaction, name: string): Promise<LogPosition> {
-  const row = await tx('projection_checkpoints')
-    .where({ name })
-    .forUpdate()
-    .first<{ transaction_id: string; position: string }>('transaction_id', 'position');
-  return row ? { transactionId: BigInt(row.transaction_id), position: BigInt(row.position) } : START;
+/**
+ * Locks the projection's checkpoint row (the live projector's next batch waits) and answers where it is, and the
+ * row's version (its `xmin`: which transaction wrote it last).
+ */
+async function lockLiveCheckpoint(
+  tx: Knex.Transaction,
+  name: string,
+): Promise<{ live: LogPosition; version: string | null }> {
+  const { rows } = await tx.raw<{ rows: { transaction_id: string; position: string; version: string }[] }>(
+    `SELECT transaction_id, position, xmin::text AS version FROM projection_checkpoints WHERE name = ? FOR UPDATE`,
+    [name],
+  );
+  const row = rows[0];
+  return row
+    ? {
+        live: { transactionId: BigInt(row.transaction_id), position: BigInt(row.position) },
+        version: row.version,
+      }
+    : { live: START, version: null };
 }
 
 /** The row must exist for FOR UPDATE to hold anything (a projection that never ran has none yet). */
@@ -377,13 +464,15 @@ async function storeRebuiltCheckpoint(
  */
 async function rebuildInPlace(
   knex: Knex,
-  store: EventStore,
+  store: Pick<EventStore, 'readAll'>,
   projection: Projection,
   fold: ProjectionFold,
   replayed: Replayed,
   started: number,
   opts: RebuildOptions,
   report: () => void,
+  /** The live rows read ahead (`readLiveAhead`): used if the checkpoint row did not change since. */
+  ahead?: Promise<LiveSnapshot | null>,
 ): Promise<RebuildResult | null> {
   const { name } = projection;
   const connection = (await knex.client.acquireRawConnection()) as pg.Client;
@@ -413,13 +502,15 @@ async function rebuildInPlace(
     }
     checkStillWanted(opts.signal);
     await ensureCheckpointRow(knex, name);
+    const snapshot = (await ahead) ?? null;
     let swapStarted = 0;
     const changedRows = await knex.transaction(
       async (tx) => {
-        const live = await lockLiveCheckpoint(tx, name);
+        const { live, version } = await lockLiveCheckpoint(tx, name);
         swapStarted = performance.now();
         if (comparePositions(live, replayed.at) > 0) await feed(live);
-        const changed = await writeInPlace(tx, connection, projection, plans, fold.rows());
+        const unchanged = snapshot && snapshot.version === version ? snapshot : null;
+        const changed = await writeInPlace(tx, connection, projection, plans, fold.rows(), unchanged);
         // The model now holds everything up to the live checkpoint, or further: the checkpoint never goes back.
         await storeRebuiltCheckpoint(tx, name, replayed.at, replayed.processed);
         return changed;
@@ -432,12 +523,18 @@ async function rebuildInPlace(
   }
 }
 
-const countUpTo = async (knex: Knex, at: LogPosition) =>
+/** Events up to `at`, or only those of `types`. */
+const countUpTo = async (knex: Knex, at: LogPosition, types?: readonly string[]) =>
   Number(
     (
       await knex.raw<{ rows: { n: string }[] }>(
-        `SELECT count(*) AS n FROM events WHERE (transaction_id, position) <= (?::text::xid8, ?::bigint)`,
-        [at.transactionId.toString(), at.position.toString()],
+        `SELECT count(*) AS n FROM events WHERE (transaction_id, position) <= (?::text::xid8, ?::bigint)
+           AND (?::jsonb IS NULL OR type IN (SELECT jsonb_array_elements_text(?::jsonb)))`,
+        [
+          at.transactionId.toString(),
+          at.position.toString(),
+          ...Array(2).fill(types ? JSON.stringify(types) : null),
+        ],
       )
     ).rows[0]?.n ?? 0,
   );
@@ -535,7 +632,7 @@ export async function rebuildProjections(
               store,
               folded,
               ({ processed, total, writing, started }) =>
-                report(writing?.name ?? EVENT_LOG, started, processed, total),
+                report(writing ?? EVENT_LOG, started, processed, total),
               opts,
             )),
           );
@@ -556,10 +653,14 @@ export async function rebuildProjections(
           results.push(result);
         }
       } catch (error) {
-        // On the projection being written; while the log was read, on every one of them.
-        const failed = projections.some((p) => p.name === current)
-          ? [current]
-          : projections.map((p) => p.name);
+        // On the fold thread's projections if it failed; else on the projection being written; while the log was
+        // read, on every one of them.
+        const failed =
+          error instanceof FoldThreadFailed
+            ? error.projections
+            : projections.some((p) => p.name === current)
+              ? [current]
+              : projections.map((p) => p.name);
         await recordProjectionError(knex, failed, error);
         throw error;
       }

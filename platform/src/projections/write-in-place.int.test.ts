@@ -59,13 +59,20 @@ async function printed(type: string, values: unknown[]): Promise<string[]> {
 const cases: Record<string, unknown[]> = {
   text: ['plain', '', 'tab\there back\\slash\nline\r\n\b\v\f', 'cat 🐈 ñ', '\\N', 'quote"\'{},'],
   'character varying(40)': ['short', 'ünïcode'],
-  uuid: ['a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', 'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11'],
+  uuid: [
+    'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11',
+    'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11',
+    'a0eebc99-9c0b-4ef8-BB6D-6bb9bd380a11',
+  ],
   integer: [0, 42, -7, '15'],
   bigint: [9007199254740991, 1234567890123456789n, '-12', 0],
   boolean: [true, false],
   'timestamp with time zone': [
     '2026-11-26T11:32:08.123Z',
     '2026-11-26T11:32:08.000Z',
+    '2026-11-26T11:32:08.120Z',
+    '2026-11-26T11:32:08.100Z',
+    '0999-01-02T03:04:05.007Z',
     '2026-11-26T11:32:08.1205Z',
     '2026-11-26T11:32:08.123456Z',
     '2026-11-26T11:32:08Z',
@@ -92,6 +99,9 @@ const cases: Record<string, unknown[]> = {
     { when: new Date('2026-02-03T04:05:06.789Z'), gone: undefined, none: null },
     { big: 12345678901234567890n },
     { postId: 'p1', actorId: 'u1', commentId: 'c1' },
+    // The same keys in another order, and the first shape again with other values: one key order cached per shape.
+    { commentId: 'c2', postId: 'p2', actorId: 'u2' },
+    { postId: 'p3', actorId: 'u3', commentId: 'c3' },
   ],
 };
 

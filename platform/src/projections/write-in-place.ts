@@ -34,6 +34,7 @@ import {
 type Canonical = (value: unknown) => string | undefined;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const LOWER_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const INTEGER = /^-?(0|[1-9]\d*)$/;
 /** What `toISOString` and the events' own times look like; PostgreSQL prints UTC as `+00` and trims zeros. */
 const UTC_TIME = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?(?:Z|\+00:?00)$/;
@@ -46,9 +47,24 @@ const integer: Canonical = (v) =>
       ? v
       : undefined;
 
+/** `toISOString`'s millisecond fraction as PostgreSQL prints it (trailing zeros trimmed), by its three digits. */
+const FRACTIONS = new Map(
+  Array.from({ length: 1000 }, (_, ms) => {
+    const digits = String(ms).padStart(3, '0');
+    const trimmed = digits.replace(/0+$/, '');
+    return [digits, trimmed ? `.${trimmed}` : ''] as const;
+  }),
+);
+
 function timestamptz(v: unknown): string | undefined {
   const iso = v instanceof Date ? (Number.isNaN(v.getTime()) ? undefined : v.toISOString()) : v;
   if (typeof iso !== 'string') return undefined;
+  // The usual form, `toISOString`'s (every event time): cut and pasted, no pattern matched.
+  if (iso.length === 24 && iso.charCodeAt(23) === 0x5a /* Z */ && iso.charCodeAt(10) === 0x54 /* T */) {
+    const fraction = iso.charCodeAt(19) === 0x2e /* . */ ? FRACTIONS.get(iso.slice(20, 23)) : undefined;
+    if (fraction !== undefined && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(iso))
+      return `${iso.slice(0, 10)} ${iso.slice(11, 19)}${fraction}+00`;
+  }
   const m = UTC_TIME.exec(iso);
   if (!m) return undefined;
   const fraction = (m[3] ?? '').replace(/0+$/, '');
@@ -93,23 +109,43 @@ function jsonb(v: unknown): string | undefined {
     const x = o[k];
     return x !== undefined && typeof x !== 'function' && typeof x !== 'symbol';
   });
-  // By byte length then bytes: for printable ASCII keys, by length then code units. Others take the slow path.
-  if (keys.some((k) => /[^ -~]/.test(k))) return undefined;
-  keys.sort((a, b) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0));
-  const entries: string[] = [];
-  for (const k of keys) {
-    const t = jsonb(o[k]);
+  const order = keyOrderOf(keys);
+  if (!order) return undefined;
+  let out = '{';
+  for (let i = 0; i < order.keys.length; i++) {
+    const t = jsonb(o[order.keys[i]!]);
     if (t === undefined) return undefined;
-    entries.push(`${JSON.stringify(k)}: ${t}`);
+    out += (i === 0 ? '' : ', ') + order.prefixes[i]! + t;
   }
-  return `{${entries.join(', ')}}`;
+  return out + '}';
+}
+
+/** An object's keys in jsonb's order, each with its `"key": ` text; null for keys it cannot order here. */
+type KeyOrder = { keys: string[]; prefixes: string[] } | null;
+/** By the keys as they came (most objects of a model share a few shapes): sorting each object's again cost most. */
+const keyOrders = new Map<string, KeyOrder>();
+const KEY_ORDERS_KEPT = 10_000;
+
+function keyOrderOf(keys: string[]): KeyOrder {
+  const shape = keys.join('\u0000');
+  let order = keyOrders.get(shape);
+  if (order !== undefined) return order;
+  // By byte length then bytes: for printable ASCII keys, by length then code units. Others take the slow path.
+  if (keys.some((k) => /[^ -~]/.test(k))) order = null;
+  else {
+    const sorted = [...keys].sort((a, b) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0));
+    order = { keys: sorted, prefixes: sorted.map((k) => `${JSON.stringify(k)}: `) };
+  }
+  if (keyOrders.size < KEY_ORDERS_KEPT) keyOrders.set(shape, order);
+  return order;
 }
 
 /** Column types (as format_type names them) whose text form `canonicalFor` reproduces. */
 const CANONICAL: Record<string, Canonical> = {
   text,
   'character varying': text,
-  uuid: (v) => (typeof v === 'string' && UUID.test(v) ? v.toLowerCase() : undefined),
+  uuid: (v) =>
+    typeof v !== 'string' ? undefined : LOWER_UUID.test(v) ? v : UUID.test(v) ? v.toLowerCase() : undefined,
   smallint: integer,
   integer,
   bigint: integer,
@@ -117,6 +153,8 @@ const CANONICAL: Record<string, Canonical> = {
   'timestamp with time zone': timestamptz,
   jsonb,
 };
+/** The encoders whose text may need COPY's escapes: the others print only digits, letters, `-`, `:`, `.`, `+`, ` `. */
+const ESCAPED = new Set<Canonical>([text, jsonb]);
 export const canonicalFor = (type: string): Canonical | undefined =>
   CANONICAL[type.replace(/^character varying\(\d+\)$/, 'character varying')];
 
@@ -127,7 +165,15 @@ const unescapeOut = (s: string) => s.replace(/\\(.)/g, (_, c: string) => UNESCAP
 type Plan = {
   table: LiveTable;
   /** Written columns, keys first: the order of both the COPY TO select list and the encoded lines. */
-  columns: { name: string; type: string; key: boolean; canonical: Canonical; cellKind: 'json' | 'plain' }[];
+  columns: {
+    name: string;
+    type: string;
+    key: boolean;
+    canonical: Canonical;
+    cellKind: 'json' | 'plain';
+    /** Whether its text can hold a character COPY escapes (text and JSON can; uuids, numbers and times cannot). */
+    escaped: boolean;
+  }[];
   keys: number;
 };
 
@@ -159,6 +205,7 @@ export async function planInPlace(
         key: c.key,
         canonical: canonicalFor(c.type)!,
         cellKind: c.type === 'jsonb' ? 'json' : 'plain',
+        escaped: ESCAPED.has(canonicalFor(c.type)!),
       })),
       keys: ordered.filter((c) => c.key).length,
     });
@@ -176,6 +223,8 @@ export async function writeInPlace(
   projection: Projection,
   plans: Plan[],
   rows: Record<string, Iterable<FoldedRow>>,
+  /** The live rows read ahead (`readLiveAhead`), if the checkpoint row is still the version they were read with. */
+  ahead: LiveSnapshot | null = null,
 ): Promise<number> {
   for (const name of Object.keys(rows))
     if (!plans.some((p) => p.table.name === name))
@@ -195,7 +244,10 @@ export async function writeInPlace(
       throw new Error(
         `rebuild of ${projection.name}: ${plan.table.qualified} changed shape during the rebuild; run it again`,
       );
-    changes.push(await differences(connection, projection, plan, rows[plan.table.name] ?? []));
+    const i = changes.length;
+    const live =
+      ahead && sameColumns(ahead.columns[i], plan) ? ahead.tables[i]! : await readLiveRows(connection, plan);
+    changes.push(differences(projection, plan, live, rows[plan.table.name] ?? []));
   }
   let written = 0;
   for (const i of plans.keys()) {
@@ -230,27 +282,62 @@ export async function writeInPlace(
   return written;
 }
 
+/** A table's live rows as COPY TO prints them: by key (the key columns' text), or counted whole when it has none. */
+type LiveRows = { byKey: Map<string, string>; counts: Map<string, number>; rows: number };
+
 /**
- * The live table read with COPY TO against the fold's rows: the keys of live rows to remove (changed or gone) and
- * the lines to add (changed or new). A table without a key is replaced whole when the two differ as multisets.
+ * A projection's live rows read ahead of its swap, in one snapshot with its checkpoint row's version (`xmin`):
+ * `version` is compared under the swap's lock, and the rows are used only if that row has not changed since. Every
+ * write to a projection's tables moves its checkpoint in the same transaction (the projector's batches, rebuilds),
+ * so an unchanged checkpoint row means unchanged tables.
  */
-async function differences(
-  connection: pg.Client,
-  projection: Projection,
-  plan: Plan,
-  rows: Iterable<FoldedRow>,
-): Promise<{ removed: string[]; removeAll: boolean; added: string[] }> {
+export type LiveSnapshot = { version: string; columns: string[][]; tables: LiveRows[] };
+
+const sameColumns = (columns: string[] | undefined, plan: Plan) =>
+  columns !== undefined &&
+  columns.length === plan.columns.length &&
+  columns.every((name, i) => plan.columns[i]!.name === name);
+
+/**
+ * Reads `projection`'s live rows ahead of its swap (a rebuild's fold thread does, while the log is still being read),
+ * on a connection of its own. Null when it takes the shadow path or has no checkpoint row yet.
+ */
+export async function readLiveAhead(knex: Knex, projection: Projection): Promise<LiveSnapshot | null> {
+  const connection = (await knex.client.acquireRawConnection()) as pg.Client;
+  try {
+    const plans = await planInPlace(knex, connection, projection);
+    if (!plans) return null;
+    await connection.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    try {
+      await connection.query(`SET LOCAL TimeZone = 'UTC'`);
+      await connection.query(`SET LOCAL DateStyle = 'ISO, YMD'`);
+      const { rows } = await connection.query<{ version: string }>(
+        `SELECT xmin::text AS version FROM projection_checkpoints WHERE name = $1`,
+        [projection.name],
+      );
+      if (!rows[0]) return null;
+      const tables: LiveRows[] = [];
+      for (const plan of plans) tables.push(await readLiveRows(connection, plan));
+      return { version: rows[0].version, columns: plans.map((p) => p.columns.map((c) => c.name)), tables };
+    } finally {
+      await connection.query('COMMIT');
+    }
+  } finally {
+    await knex.client.destroyRawConnection(connection).catch(() => {});
+  }
+}
+
+/** The live table read with COPY TO, in the plan's column order. */
+async function readLiveRows(connection: pg.Client, plan: Plan): Promise<LiveRows> {
   const { columns, keys, table } = plan;
-  const live = new Map<string, string>();
-  const counts = new Map<string, number>();
-  let liveRows = 0;
+  const live: LiveRows = { byKey: new Map(), counts: new Map(), rows: 0 };
   const select = `COPY (SELECT ${columns.map((c) => ident(c.name)).join(', ')} FROM ${table.qualified}) TO STDOUT`;
   const decoder = new StringDecoder('utf8');
   let rest = '';
   const take = (line: string) => {
-    liveRows++;
-    if (keys === 0) counts.set(line, (counts.get(line) ?? 0) + 1);
-    else live.set(keyOf(line, keys), line);
+    live.rows++;
+    if (keys === 0) live.counts.set(line, (live.counts.get(line) ?? 0) + 1);
+    else live.byKey.set(keyOf(line, keys), line);
   };
   for await (const chunk of connection.query(copyTo(select)) as AsyncIterable<Buffer>) {
     const lines = (rest + decoder.write(chunk)).split('\n');
@@ -259,7 +346,20 @@ async function differences(
   }
   rest += decoder.end();
   if (rest !== '') take(rest);
+  return live;
+}
 
+/**
+ * The live rows against the fold's rows: the keys of live rows to remove (changed or gone) and the lines to add
+ * (changed or new). A table without a key is replaced whole when the two differ as multisets. Consumes `live`.
+ */
+function differences(
+  projection: Projection,
+  plan: Plan,
+  { byKey: live, counts, rows: liveRows }: LiveRows,
+  rows: Iterable<FoldedRow>,
+): { removed: string[]; removeAll: boolean; added: string[] } {
+  const { columns, keys, table } = plan;
   const removed: string[] = [];
   const added: string[] = [];
   let differs = false;
@@ -334,7 +434,7 @@ function encode(
       if (known === undefined) {
         certain = false;
         t = cell(value, c.cellKind); // as the shadow path would send it: PostgreSQL casts it
-      } else t = copyEscape(known);
+      } else t = c.escaped ? copyEscape(known) : known;
     }
     line += (i === 0 ? '' : '\t') + t;
   }

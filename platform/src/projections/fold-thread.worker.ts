@@ -1,0 +1,151 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import knexFactory from 'knex';
+import type { EventStore, LogPosition, ReadAllOptions, RecordedEvent } from '../event-store/event-store';
+import type { FoldThreadData, FromFoldThread, ToFoldThread } from './fold-thread';
+import type { Projection } from './projection';
+import { writeFolds, type FoldFeed } from './rebuild';
+import { readLiveAhead, type LiveSnapshot } from './write-in-place';
+
+/** The fold thread itself (see fold-thread.ts): folds the events it is sent, then writes its projections. */
+
+const port = parentPort!;
+const data = workerData as FoldThreadData;
+const send = (message: FromFoldThread) => port.postMessage(message);
+const failed = (error: unknown) => {
+  const e = error instanceof Error ? error : new Error(String(error));
+  send({ kind: 'failed', message: e.message, stack: e.stack });
+};
+
+/** Catch-up reads, answered by the reading thread: batches of events until the end (or an error). */
+const reads = new Map<number, (batch: RecordedEvent[] | { end: true; error?: string }) => void>();
+let nextRead = 0;
+
+const store: Pick<EventStore, 'readAll'> = {
+  async *readAll(from: LogPosition, opts: ReadAllOptions = {}) {
+    const id = nextRead++;
+    const queue: (RecordedEvent[] | { end: true; error?: string })[] = [];
+    let wake: (() => void) | null = null;
+    reads.set(id, (item) => {
+      queue.push(item);
+      wake?.();
+    });
+    send({ kind: 'read', id, from, opts });
+    try {
+      for (;;) {
+        while (queue.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+        wake = null;
+        const item = queue.shift()!;
+        if (!Array.isArray(item)) {
+          if (item.error) throw new Error(item.error);
+          return;
+        }
+        yield* item;
+      }
+    } finally {
+      reads.delete(id);
+    }
+  },
+};
+
+async function load(): Promise<Projection[]> {
+  return Promise.all(
+    data.projections.map(async ({ name, source }) => {
+      const exported = ((await import(source.module)) as Record<string, unknown>)[source.exportName];
+      const candidates = (Array.isArray(exported) ? exported : [exported]) as Projection[];
+      const projection = candidates.find((p) => p?.name === name);
+      if (!projection?.fold)
+        throw new Error(`${source.module} exports no projection ${name} with a fold as ${source.exportName}`);
+      return projection;
+    }),
+  );
+}
+
+const controller = new AbortController();
+const knex = knexFactory({ client: 'pg', connection: data.connection, pool: { min: 0, max: 4 } });
+/**
+ * This thread has time to spare while the log is read: it reads its projections' live rows meanwhile (one after
+ * another), so that their swaps need not, if nothing was projected since.
+ */
+const ahead = new Map<string, Promise<LiveSnapshot | null>>();
+let folds: FoldFeed[] = [];
+const byType = new Map<string, FoldFeed[]>();
+let broken = false;
+
+/** Messages wait here until the projections are loaded, then are handled in order. */
+let ready: Promise<void> = load().then(
+  (projections) => {
+    folds = projections.map((projection) => ({ projection, fold: projection.fold!(), fed: 0 }));
+    let previous: Promise<unknown> = Promise.resolve();
+    for (const { name } of data.projections) {
+      const projection = projections.find((p) => p.name === name)!;
+      const read = previous.then(() => readLiveAhead(knex, projection)).catch(() => null);
+      ahead.set(name, read);
+      previous = read;
+    }
+    for (const feed of folds)
+      for (const type of feed.projection.handles) byType.set(type, [...(byType.get(type) ?? []), feed]);
+  },
+  (error: unknown) => {
+    broken = true;
+    failed(error);
+  },
+);
+
+async function write(replayed: Extract<ToFoldThread, { kind: 'write' }>['replayed'], elapsedMs: number) {
+  try {
+    const results = await writeFolds(
+      knex,
+      store,
+      folds,
+      replayed,
+      performance.now() - elapsedMs,
+      { signal: controller.signal },
+      { writing: (name) => send({ kind: 'writing', name }), report: () => {} },
+      ahead,
+    );
+    send({ kind: 'written', results: results.map((r) => ({ ...r, foldThread: true })) });
+  } catch (error) {
+    failed(error);
+  } finally {
+    await knex.destroy();
+  }
+}
+
+port.on('message', (m: ToFoldThread) => {
+  switch (m.kind) {
+    case 'read-batch':
+      reads.get(m.id)?.(m.events);
+      return;
+    case 'read-end':
+      reads.get(m.id)?.({ end: true, error: m.error });
+      return;
+    case 'abort':
+      controller.abort();
+      return;
+    case 'events':
+      ready = ready.then(() => {
+        if (broken) return;
+        try {
+          for (const event of m.events) {
+            const feeds = byType.get(event.type);
+            if (feeds)
+              for (const feed of feeds) {
+                feed.fold.apply(event);
+                feed.fed++;
+              }
+          }
+        } catch (error) {
+          broken = true;
+          failed(error);
+        }
+      });
+      return;
+    case 'write':
+      ready = ready.then(() => (broken ? undefined : write(m.replayed, m.elapsedMs)));
+      return;
+    default: {
+      const unknown: never = m;
+      throw new Error(`unknown message for the fold thread: ${JSON.stringify(unknown)}`);
+    }
+  }
+});
