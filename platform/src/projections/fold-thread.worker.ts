@@ -91,14 +91,14 @@ let ready: Promise<void> = load().then(
   },
 );
 
-async function write(replayed: Extract<ToFoldThread, { kind: 'write' }>['replayed'], elapsedMs: number) {
+async function write(replayed: Extract<ToFoldThread, { kind: 'write' }>['replayed'], started: number) {
   try {
     const results = await writeFolds(
       knex,
       store,
       folds,
       replayed,
-      performance.now() - elapsedMs,
+      started,
       { signal: controller.signal },
       { writing: (name) => send({ kind: 'writing', name }), report: () => {} },
       ahead,
@@ -140,9 +140,12 @@ port.on('message', (m: ToFoldThread) => {
         }
       });
       return;
-    case 'write':
-      ready = ready.then(() => (broken ? undefined : write(m.replayed, m.elapsedMs)));
+    case 'write': {
+      // When the rebuild started, on this thread's clock (its folds may still be busy): durations count from there.
+      const started = performance.now() - m.elapsedMs;
+      ready = ready.then(() => (broken ? undefined : write(m.replayed, started)));
       return;
+    }
     default: {
       const unknown: never = m;
       throw new Error(`unknown message for the fold thread: ${JSON.stringify(unknown)}`);
