@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import pg from 'pg';
 import {
   PERSONAL_STREAM_PREFIXES,
   PSEUDONYM_MARK,
@@ -22,7 +23,7 @@ import type {
 } from '../event-store/event-store';
 import { logger } from '../logger';
 import { isEnvelope, openEnvelope, parseEnvelope, sealValue, type Envelope } from './envelope';
-import type { KeyState, PersonalDataKeys } from './key-store';
+import { PersonalDataKeys, type KeyState } from './key-store';
 
 /**
  * The id a stream is stored under: a stream whose id holds personal data (`user-email-{address}`) is kept under a
@@ -120,53 +121,92 @@ export class EncryptingEventStore implements EventStore {
     await this.inner.close();
   }
 
-  /** Opens a batch's personal fields with one key lookup for the whole batch (most come from the cache). */
-  async openBatch(batch: RecordedEvent[]): Promise<RecordedEvent[]> {
-    const keyIds: string[] = [];
-    const owners: string[] = [];
-    // Each field's envelope is parsed once, here (null: legacy plaintext, or nothing to open).
-    const work: {
-      index: number;
-      rule: PersonalDataRule;
-      owner: string | null;
-      sealed: (Envelope | null)[];
-    }[] = [];
-    batch.forEach((e, index) => {
-      const rule = personalDataRule(e.type);
-      if (!rule) return;
-      const owner = personalDataOwner(rule, e);
-      let any = false;
-      const sealed: (Envelope | null)[] = [];
-      for (const f of rule.fields) {
-        const value = readPath(e.data, f.path);
-        const envelope = parseEnvelope(value);
-        sealed.push(envelope);
-        if (envelope) keyIds.push(envelope.keyId);
-        else if (value === undefined || value === null || !owner) continue;
-        else owners.push(owner); // legacy plaintext: shown unless its owner was forgotten
-        any = true;
-      }
-      if (any) work.push({ index, rule, owner, sealed });
-    });
-    if (work.length === 0) return batch;
-    const { byKey, byUser } = await this.keys.lookup(keyIds, owners);
-    const out = batch.slice();
-    for (const { index, rule, owner, sealed } of work) {
-      const e = batch[index]!;
-      const forgotten = owner !== null && byUser.get(owner)?.destroyed === true;
-      const opened: [path: string, value: unknown][] = [];
-      rule.fields.forEach((f, i) => {
-        const envelope = sealed[i];
-        if (envelope) opened.push([f.path, open(byKey.get(envelope.keyId), envelope, f.shredded, e)]);
-        else if (forgotten) {
-          const value = readPath(e.data, f.path);
-          if (value !== undefined && value !== null) opened.push([f.path, f.shredded]);
-        }
-      });
-      if (opened.length > 0) out[index] = { ...e, data: writePaths(e.data, opened) };
-    }
-    return out;
+  /**
+   * The log as stored, personal fields still sealed: for a reader that opens only the events it needs opened
+   * (`openBatch`), such as a rebuild whose folds do not all read personal data.
+   */
+  readAllSealed(from: LogPosition, opts?: ReadAllOptions): AsyncIterable<RecordedEvent> {
+    return this.inner.readAll(from, opts);
   }
+
+  /** How a worker thread opens personal fields too (`openPersonalFieldsInThread`); null if it cannot. */
+  openerSource(): { module: string; exportName: string; args: unknown[] } | null {
+    const keys = this.keys.connectionString();
+    return keys ? { module: import.meta.url, exportName: openerInThread.name, args: [keys] } : null;
+  }
+
+  /** Opens a batch's personal fields with one key lookup for the whole batch (most come from the cache). */
+  openBatch(batch: RecordedEvent[]): Promise<RecordedEvent[]> {
+    return openPersonalFields(this.keys, batch);
+  }
+}
+
+/** What a worker thread opens personal fields with (`EncryptingEventStore.openerSource`). */
+export type PersonalFieldOpener = {
+  openBatch(batch: RecordedEvent[]): Promise<RecordedEvent[]>;
+  close(): Promise<void>;
+};
+
+/** Keys read on a pool of the thread's own (and a listener for destroyed ones, as everywhere). */
+export function openerInThread(keysConnectionString: string): PersonalFieldOpener {
+  const pool = new pg.Pool({ connectionString: keysConnectionString, max: 2 });
+  pool.on('error', () => {});
+  const keys = new PersonalDataKeys(pool);
+  return {
+    openBatch: (batch) => openPersonalFields(keys, batch),
+    async close() {
+      await keys.close();
+      await pool.end();
+    },
+  };
+}
+
+/** Opens a batch's personal fields with one key lookup for the whole batch (most come from the cache). */
+async function openPersonalFields(keys: PersonalDataKeys, batch: RecordedEvent[]): Promise<RecordedEvent[]> {
+  const keyIds: string[] = [];
+  const owners: string[] = [];
+  // Each field's envelope is parsed once, here (null: legacy plaintext, or nothing to open).
+  const work: {
+    index: number;
+    rule: PersonalDataRule;
+    owner: string | null;
+    sealed: (Envelope | null)[];
+  }[] = [];
+  batch.forEach((e, index) => {
+    const rule = personalDataRule(e.type);
+    if (!rule) return;
+    const owner = personalDataOwner(rule, e);
+    let any = false;
+    const sealed: (Envelope | null)[] = [];
+    for (const f of rule.fields) {
+      const value = readPath(e.data, f.path);
+      const envelope = parseEnvelope(value);
+      sealed.push(envelope);
+      if (envelope) keyIds.push(envelope.keyId);
+      else if (value === undefined || value === null || !owner) continue;
+      else owners.push(owner); // legacy plaintext: shown unless its owner was forgotten
+      any = true;
+    }
+    if (any) work.push({ index, rule, owner, sealed });
+  });
+  if (work.length === 0) return batch;
+  const { byKey, byUser } = await keys.lookup(keyIds, owners);
+  const out = batch.slice();
+  for (const { index, rule, owner, sealed } of work) {
+    const e = batch[index]!;
+    const forgotten = owner !== null && byUser.get(owner)?.destroyed === true;
+    const opened: [path: string, value: unknown][] = [];
+    rule.fields.forEach((f, i) => {
+      const envelope = sealed[i];
+      if (envelope) opened.push([f.path, open(byKey.get(envelope.keyId), envelope, f.shredded, e)]);
+      else if (forgotten) {
+        const value = readPath(e.data, f.path);
+        if (value !== undefined && value !== null) opened.push([f.path, f.shredded]);
+      }
+    });
+    if (opened.length > 0) out[index] = { ...e, data: writePaths(e.data, opened) };
+  }
+  return out;
 }
 
 function open(

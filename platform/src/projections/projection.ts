@@ -24,6 +24,12 @@ export type Projection = {
    * Every rebuild test compares the rebuilt rows with what `apply` built live, so the two cannot drift apart unseen.
    */
   fold?: () => ProjectionFold;
+  /**
+   * False when its model holds no personal field (e-mails, texts… contracts' PERSONAL_DATA), so a rebuild may feed
+   * its fold events with those fields still sealed, and skip opening them where no other fold needs them.
+   * Undeclared means it reads them. The rebuild tests catch a wrong `false`: the fold would write ciphertext.
+   */
+  readsPersonalData?: false;
   /** Where another thread can import this projection from (`importableFrom`): rebuilds may fold it there. */
   source?: ProjectionSource;
 };

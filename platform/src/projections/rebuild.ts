@@ -4,6 +4,7 @@ import { comparePositions, START } from '../event-store/event-store';
 import { PROJECTIONS_CHANNEL, readCheckpoint, recordProjectionError } from './checkpoints';
 import type pg from 'pg';
 import type { Projection, ProjectionFold } from './projection';
+import { EncryptingEventStore } from '../personal-data/encrypting-event-store';
 import { chooseForFoldThread, FoldThread, FoldThreadFailed } from './fold-thread';
 import { ShadowTables } from './shadow-tables';
 import { planInPlace, writeInPlace, type LiveSnapshot } from './write-in-place';
@@ -153,7 +154,18 @@ async function rebuildFolded(
   const byType = new Map<string, FoldFeed[]>();
   for (const feed of folds)
     for (const type of feed.projection.handles) byType.set(type, [...(byType.get(type) ?? []), feed]);
-  const thread = elsewhere.length > 0 ? FoldThread.start(knex, store, elsewhere, opts.signal) : null;
+  // Personal fields are opened only for the folds that read them (`readsPersonalData`): here, those this thread's
+  // folds read; on the fold thread, those only its folds read (it opens them with keys of its own).
+  const sealed = store instanceof EncryptingEventStore ? store : null;
+  const opener = sealed && elsewhere.length > 0 ? sealed.openerSource() : null;
+  const readers = (ps: readonly Projection[]) =>
+    new Set(ps.filter((p) => p.readsPersonalData !== false).flatMap((p) => p.handles));
+  const openHere = readers(opener ? folds.map((f) => f.projection) : projections);
+  const openThere = opener ? [...readers(elsewhere)].filter((type) => !openHere.has(type)) : [];
+  const thread =
+    elsewhere.length > 0
+      ? FoldThread.start(knex, store, elsewhere, { opener, opens: openThere }, opts.signal)
+      : null;
   try {
     const forwarded = new Set(elsewhere.flatMap((p) => p.handles));
     const replayed: Replayed = { at: START, processed: 0 };
@@ -175,28 +187,29 @@ async function rebuildFolded(
     const types = [...new Set([...byType.keys(), ...forwarded])];
     const wanted = await countUpTo(knex, head, types);
     let read = 0;
-    for await (const event of store.readAll(START, {
-      batchSize: opts.batchSize ?? 5000,
-      upTo: head,
-      types,
-    })) {
-      const feeds = byType.get(event.type);
-      if (feeds)
-        for (const feed of feeds) {
-          feed.fold.apply(event);
-          feed.fed++;
-        }
-      if (thread && forwarded.has(event.type)) thread.feed(event);
-      read++;
-      if ((read & 1023) === 0) {
-        checkStillWanted(opts.signal);
-        if (performance.now() - reported > 100) {
-          replayed.processed = Math.floor((total * read) / Math.max(wanted, 1));
-          report();
-          reported = performance.now();
+    const reading = { batchSize: opts.batchSize ?? 5000, upTo: head, types };
+    for await (const page of pages(
+      sealed ? sealed.readAllSealed(START, reading) : store.readAll(START, reading),
+      reading.batchSize,
+    ))
+      for (const event of sealed ? await openSome(sealed, page, openHere) : page) {
+        const feeds = byType.get(event.type);
+        if (feeds)
+          for (const feed of feeds) {
+            feed.fold.apply(event);
+            feed.fed++;
+          }
+        if (thread && forwarded.has(event.type)) thread.feed(event);
+        read++;
+        if ((read & 1023) === 0) {
+          checkStillWanted(opts.signal);
+          if (performance.now() - reported > 100) {
+            replayed.processed = Math.floor((total * read) / Math.max(wanted, 1));
+            report();
+            reported = performance.now();
+          }
         }
       }
-    }
     replayed.at = head;
     replayed.processed = total;
     report();
@@ -220,6 +233,34 @@ async function rebuildFolded(
   } finally {
     await thread?.close();
   }
+}
+
+/** `source` in arrays of up to `size`. */
+async function* pages<T>(source: AsyncIterable<T>, size: number): AsyncIterable<T[]> {
+  let page: T[] = [];
+  for await (const item of source) {
+    page.push(item);
+    if (page.length >= size) {
+      yield page;
+      page = [];
+    }
+  }
+  if (page.length > 0) yield page;
+}
+
+/** `page` with the personal fields of the events of `types` opened (the others as they are). */
+export async function openSome(
+  opener: { openBatch(batch: RecordedEvent[]): Promise<RecordedEvent[]> },
+  page: RecordedEvent[],
+  types: ReadonlySet<string>,
+): Promise<RecordedEvent[]> {
+  const at: number[] = [];
+  for (let i = 0; i < page.length; i++) if (types.has(page[i]!.type)) at.push(i);
+  if (at.length === 0) return page;
+  const opened = await opener.openBatch(at.map((i) => page[i]!));
+  const out = page.slice();
+  at.forEach((i, k) => (out[i] = opened[k]!));
+  return out;
 }
 
 /** A projection's fold during a rebuild, with how many events it was fed. */

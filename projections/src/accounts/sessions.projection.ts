@@ -19,6 +19,8 @@ export const sessionsProjection = defineProjection({
   name: 'sessions',
   tables: ['sessions'],
   handles: ['SessionStarted', 'SessionRevoked', 'PasswordReset', 'UserDeleted'] satisfies UserEvent['type'][],
+  // Session ids and times: no personal field.
+  readsPersonalData: false,
   async apply(tx, recorded, notices) {
     const event = { type: recorded.type, data: recorded.data } as UserEvent;
     const userId = userIdOfStream(recorded.streamId);

@@ -115,6 +115,8 @@ export const adoptionAuditProjection = defineProjection({
   name: 'adoption-audit',
   tables: ['adoption_audit'],
   handles: ADOPTION_EVENT_TYPES,
+  // Ids, statuses, the pet's name and type: no personal field.
+  readsPersonalData: false,
   async apply(tx, recorded) {
     const event = { type: recorded.type, data: recorded.data } as AdoptionEvent;
     const adId = adIdOfStream(recorded.streamId);

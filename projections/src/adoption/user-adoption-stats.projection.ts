@@ -41,6 +41,8 @@ export const userAdoptionStatsProjection = defineProjection({
   name: 'user-adoption-stats',
   tables: ['user_adoption_stats', 'user_adoption_stats_ads', 'user_adoption_stats_requests'],
   handles: COUNTED_EVENT_TYPES,
+  // Counts: no personal field.
+  readsPersonalData: false,
   async apply(tx, recorded) {
     const event = { type: recorded.type, data: recorded.data } as Handled;
     const adId = adIdOfStream(recorded.streamId);

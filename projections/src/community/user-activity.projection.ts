@@ -49,6 +49,8 @@ export const userActivityProjection = defineProjection({
   name: 'user-activity',
   tables: ['user_activity'],
   handles: FOLLOWED,
+  // Counts and times: no personal field.
+  readsPersonalData: false,
   async apply(tx, recorded) {
     // A deleted user's row goes; the administrator who deleted them was active.
     if (recorded.type === 'UserDeleted')

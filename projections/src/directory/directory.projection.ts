@@ -105,6 +105,8 @@ export const directoryProjection = defineProjection({
   name: 'directory',
   tables: ['ngos', 'clinics', 'faq_items', 'team_members'],
   handles: DIRECTORY_EVENT_TYPES,
+  // Public directory content: no personal field.
+  readsPersonalData: false,
   async apply(tx, recorded) {
     const event = { type: recorded.type, data: recorded.data ?? {} } as DirectoryEvent;
     // Listed again: the entry's every column is the new event's (ON CONFLICT DO UPDATE of all of them).

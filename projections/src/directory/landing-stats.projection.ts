@@ -81,6 +81,8 @@ export const landingStatsProjection = defineProjection({
   name: 'landing-stats',
   tables: ['landing_stats', 'landing_stats_users', 'landing_stats_ads'],
   handles: HANDLES,
+  // Counts: no personal field.
+  readsPersonalData: false,
   async apply(tx, recorded) {
     const event = { type: recorded.type, data: recorded.data ?? {} } as Handled;
     switch (event.type) {

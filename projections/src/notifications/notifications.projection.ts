@@ -354,6 +354,8 @@ export const notificationsProjection = defineProjection({
     'notification_marks',
   ],
   handles: HANDLES,
+  // Ids, usernames, pet names and the product's own texts: no personal field.
+  readsPersonalData: false,
   async apply(tx, recorded, notices) {
     const event = { type: recorded.type, data: recorded.data ?? {} } as Handled;
     switch (event.type) {
