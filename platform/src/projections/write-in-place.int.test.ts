@@ -1,7 +1,7 @@
 import { to as copyTo } from 'pg-copy-streams';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '@pawhaven/platform/testing';
-import { START } from '../event-store/event-store';
+import { comparePositions, START } from '../event-store/event-store';
 import { PostgresEventStore } from '../event-store/postgres-event-store';
 import { applyBatch } from './checkpoints';
 import { defineProjection, type FoldedRow } from './projection';
@@ -201,7 +201,7 @@ describe('in-place rebuild, end to end', () => {
     const store = new PostgresEventStore(db.pool);
     try {
       const ids = ['0b7e5a52-8f0a-4a53-9d6f-2d1c7c1f0a01', '0b7e5a52-8f0a-4a53-9d6f-2d1c7c1f0a02'];
-      await store.append(
+      const appended = await store.append(
         'pets-1',
         [
           { type: 'PetSeen', data: { id: ids[0], n: 1, tag: 'calm' } },
@@ -210,6 +210,12 @@ describe('in-place rebuild, end to end', () => {
         ],
         'any',
       );
+      // Readers (and the rebuild) see the log up to the oldest transaction still open on the server, other test
+      // files' too: wait until that is past these events.
+      for (let waited = 0; comparePositions(await store.headPosition(), appended) < 0; waited += 10) {
+        if (waited > 30_000) throw new Error('the appended events never became visible');
+        await new Promise((r) => setTimeout(r, 10));
+      }
       const events = [];
       for await (const e of store.readAll(START)) events.push(e);
       expect(events).toHaveLength(3);
