@@ -95,7 +95,7 @@ async function main() {
       bar.stop();
       for (const result of results)
         console.log(
-          `${result.name}: ${result.processed} events processed in ${result.seconds.toFixed(2)} s (${Math.round(result.eventsPerSecond)} events/s)`,
+          `${result.name}${result.foldThread ? ' (second thread)' : ''}: ${result.processed} events processed in ${result.seconds.toFixed(2)} s (${Math.round(result.eventsPerSecond)} events/s)`,
         );
     } catch (error) {
       bar.stop();
