@@ -225,7 +225,8 @@ function open(
   }
 }
 
-async function* chunks<T>(source: AsyncIterable<T>, size: number): AsyncIterable<T[]> {
+/** `source` in arrays of up to `size`. */
+export async function* chunks<T>(source: AsyncIterable<T>, size: number): AsyncIterable<T[]> {
   let batch: T[] = [];
   for await (const item of source) {
     batch.push(item);

@@ -4,7 +4,7 @@ import { comparePositions, START } from '../event-store/event-store';
 import { PROJECTIONS_CHANNEL, readCheckpoint, recordProjectionError } from './checkpoints';
 import type pg from 'pg';
 import type { Projection, ProjectionFold } from './projection';
-import { EncryptingEventStore } from '../personal-data/encrypting-event-store';
+import { chunks, EncryptingEventStore } from '../personal-data/encrypting-event-store';
 import { chooseForFoldThread, FoldThread, FoldThreadFailed } from './fold-thread';
 import { ShadowTables } from './shadow-tables';
 import { planInPlace, writeInPlace, type LiveSnapshot } from './write-in-place';
@@ -188,7 +188,7 @@ async function rebuildFolded(
     const wanted = await countUpTo(knex, head, types);
     let read = 0;
     const reading = { batchSize: opts.batchSize ?? 5000, upTo: head, types };
-    for await (const page of pages(
+    for await (const page of chunks(
       sealed ? sealed.readAllSealed(START, reading) : store.readAll(START, reading),
       reading.batchSize,
     ))
@@ -233,19 +233,6 @@ async function rebuildFolded(
   } finally {
     await thread?.close();
   }
-}
-
-/** `source` in arrays of up to `size`. */
-async function* pages<T>(source: AsyncIterable<T>, size: number): AsyncIterable<T[]> {
-  let page: T[] = [];
-  for await (const item of source) {
-    page.push(item);
-    if (page.length >= size) {
-      yield page;
-      page = [];
-    }
-  }
-  if (page.length > 0) yield page;
 }
 
 /** `page` with the personal fields of the events of `types` opened (the others as they are). */
