@@ -129,8 +129,8 @@ export class EncryptingEventStore implements EventStore {
     return this.inner.readAll(from, opts);
   }
 
-  /** How a worker thread opens personal fields too (`openPersonalFieldsInThread`); null if it cannot. */
-  openerSource(): { module: string; exportName: string; args: unknown[] } | null {
+  /** How a worker thread opens personal fields too (`openerInThread`); null if it cannot. */
+  openerSource(): OpenerSource | null {
     const keys = this.keys.connectionString();
     return keys ? { module: import.meta.url, exportName: openerInThread.name, args: [keys] } : null;
   }
@@ -140,6 +140,9 @@ export class EncryptingEventStore implements EventStore {
     return openPersonalFields(this.keys, batch);
   }
 }
+
+/** Where a worker thread finds its opener: `module`'s export `exportName`, called with `args` (plain data). */
+export type OpenerSource = { module: string; exportName: string; args: unknown[] };
 
 /** What a worker thread opens personal fields with (`EncryptingEventStore.openerSource`). */
 export type PersonalFieldOpener = {

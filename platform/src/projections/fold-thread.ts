@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { Worker } from 'node:worker_threads';
 import type { EventStore, LogPosition, ReadAllOptions, RecordedEvent } from '../event-store/event-store';
+import type { OpenerSource } from '../personal-data/encrypting-event-store';
 import type { Projection, ProjectionSource } from './projection';
 import type { RebuildResult, Replayed, WriteProgress } from './rebuild';
 
@@ -32,7 +33,7 @@ export type FromFoldThread =
 
 /** How the thread opens personal fields (`EncryptingEventStore.openerSource`), and of which types' events. */
 export type FoldThreadOpening = {
-  opener: { module: string; exportName: string; args: unknown[] } | null;
+  opener: OpenerSource | null;
   /** The types whose events it is sent sealed and opens (those only its folds read the personal fields of). */
   opens: string[];
 };

@@ -4,7 +4,7 @@ import type { EventStore, LogPosition, ReadAllOptions, RecordedEvent } from '../
 import type { FoldThreadData, FromFoldThread, ToFoldThread } from './fold-thread';
 import type { Projection } from './projection';
 import type { PersonalFieldOpener } from '../personal-data/encrypting-event-store';
-import { openSome, writeFolds, type FoldFeed } from './rebuild';
+import { foldsOf, openSome, writeFolds, type FoldFeed } from './rebuild';
 import { readLiveAhead, type LiveSnapshot } from './write-in-place';
 
 /** The fold thread itself (see fold-thread.ts): folds the events it is sent, then writes its projections. */
@@ -77,13 +77,13 @@ const knex = knexFactory({ client: 'pg', connection: data.connection, pool: { mi
  */
 const ahead = new Map<string, Promise<LiveSnapshot | null>>();
 let folds: FoldFeed[] = [];
-const byType = new Map<string, FoldFeed[]>();
+let feed: (event: RecordedEvent) => void = () => {};
 let broken = false;
 
 /** Messages wait here until the projections are loaded, then are handled in order. */
 let ready: Promise<void> = load().then(
   (projections) => {
-    folds = projections.map((projection) => ({ projection, fold: projection.fold!(), fed: 0 }));
+    ({ folds, feed } = foldsOf(projections));
     let previous: Promise<unknown> = Promise.resolve();
     for (const { name } of data.projections) {
       const projection = projections.find((p) => p.name === name)!;
@@ -91,8 +91,6 @@ let ready: Promise<void> = load().then(
       ahead.set(name, read);
       previous = read;
     }
-    for (const feed of folds)
-      for (const type of feed.projection.handles) byType.set(type, [...(byType.get(type) ?? []), feed]);
   },
   (error: unknown) => {
     broken = true;
@@ -137,14 +135,7 @@ port.on('message', (m: ToFoldThread) => {
         if (broken) return;
         try {
           const events = opener ? await openSome(opener, m.events, opens) : m.events;
-          for (const event of events) {
-            const feeds = byType.get(event.type);
-            if (feeds)
-              for (const feed of feeds) {
-                feed.fold.apply(event);
-                feed.fed++;
-              }
-          }
+          for (const event of events) feed(event);
         } catch (error) {
           broken = true;
           failed(error);

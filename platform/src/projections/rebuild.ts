@@ -148,12 +148,7 @@ async function rebuildFolded(
   const total = await countUpTo(knex, head);
   const elsewhere =
     total >= (opts.foldThreadFrom ?? FOLD_THREAD_FROM) ? await chooseForFoldThread(knex, projections) : [];
-  const folds: FoldFeed[] = projections
-    .filter((p) => !elsewhere.includes(p))
-    .map((projection) => ({ projection, fold: projection.fold!(), fed: 0 }));
-  const byType = new Map<string, FoldFeed[]>();
-  for (const feed of folds)
-    for (const type of feed.projection.handles) byType.set(type, [...(byType.get(type) ?? []), feed]);
+  const { folds, byType, feed } = foldsOf(projections.filter((p) => !elsewhere.includes(p)));
   // Personal fields are opened only for the folds that read them (`readsPersonalData`): here, those this thread's
   // folds read; on the fold thread, those only its folds read (it opens them with keys of its own).
   const sealed = store instanceof EncryptingEventStore ? store : null;
@@ -193,12 +188,7 @@ async function rebuildFolded(
       reading.batchSize,
     ))
       for (const event of sealed ? await openSome(sealed, page, openHere) : page) {
-        const feeds = byType.get(event.type);
-        if (feeds)
-          for (const feed of feeds) {
-            feed.fold.apply(event);
-            feed.fed++;
-          }
+        feed(event);
         if (thread && forwarded.has(event.type)) thread.feed(event);
         read++;
         if ((read & 1023) === 0) {
@@ -252,6 +242,27 @@ export async function openSome(
 
 /** A projection's fold during a rebuild, with how many events it was fed. */
 export type FoldFeed = { projection: Projection; fold: ProjectionFold; fed: number };
+
+/** Fresh folds of `projections`, and `feed`, which hands an event to those that handle its type (either thread). */
+export function foldsOf(projections: readonly Projection[]) {
+  const folds: FoldFeed[] = projections.map((projection) => ({
+    projection,
+    fold: projection.fold!(),
+    fed: 0,
+  }));
+  const byType = new Map<string, FoldFeed[]>();
+  for (const f of folds)
+    for (const type of f.projection.handles) byType.set(type, [...(byType.get(type) ?? []), f]);
+  const feed = (event: RecordedEvent) => {
+    const feeds = byType.get(event.type);
+    if (feeds)
+      for (const f of feeds) {
+        f.fold.apply(event);
+        f.fed++;
+      }
+  };
+  return { folds, byType, feed };
+}
 
 /** How a write phase tells its caller which projection it is writing (with its catch-up's count) and progress. */
 export type WriteProgress = { writing(name: string, own?: Replayed): void; report(): void };
