@@ -177,11 +177,13 @@ function broadcastRow(
 }
 
 /**
- * In a fold, what one event tells its recipients (a veterinarian's post: every veterinarian), held once for all of
- * them. Every deletion but a user's own takes an announcement away whole (all its rows share the post, comment,
- * request and actor deleted by), so `deleted` marks it; `live` counts its recipients' notifications not deleted.
+ * In a fold, what one event tells its recipients, held once for all of them, with the event's position. Every deletion
+ * but a user's own takes an announcement away whole (all its rows share the post, comment, request and actor deleted
+ * by): the fold notes when each actor, post, comment and request was deleted, and whatever was announced about it
+ * before then is gone. (Deletions are rare: indexing every announcement by what it is about, to find it when one
+ * came, took a third of the fold's time.) Its rows' content is made when they are read.
  */
-type Announcement = { content: NotificationContent; live: number; deleted: boolean };
+type Announcement = Omit<NewNotification, 'recipientId'> & { createdAt: string; position: bigint };
 /** One recipient's notification in a fold: the row is its `id`, `user_id` and `read` with what `of` says. */
 type Delivered = { id: string; user_id: string; read: boolean; deleted: boolean; of: Announcement };
 
@@ -669,14 +671,13 @@ export const notificationsProjection = defineProjection({
   fold: () => {
     /** Each user's notifications (deleted ones too, until swept): what the rows are read from. */
     const toUser = new Map<string, Delivered[]>();
-    // Who caused them and what they are about, for the deletions that take them away.
-    const byActor = new Map<string, Announcement[]>();
-    const aboutPost = new Map<string, Announcement[]>();
-    const aboutComment = new Map<string, Announcement[]>();
-    const aboutRequest = new Map<string, Announcement[]>();
-    /** The post_like notifications of one liker on one post (`likeKey`), for a repeated like and an unlike. */
-    const likes = new Map<string, Delivered[]>();
-    const likeKey = (postId: string, likerId: string) => `${postId}\n${likerId}`;
+    /** When each actor (user), post, comment and request was last deleted: what was announced before is gone. */
+    const actorGone = new Map<string, bigint>();
+    const postGone = new Map<string, bigint>();
+    const commentGone = new Map<string, bigint>();
+    const requestGone = new Map<string, bigint>();
+    /** Per post, per liker, their post_like notifications, for a repeated like and an unlike. */
+    const likes = new Map<string, Map<string, Delivered[]>>();
     const users = new Map<string, UserRow>();
     /** Veterinarians' posts' broadcasts in log order (taken-away ones too: `liveBroadcasts` holds the rest). */
     const broadcasts: BroadcastRow[] = [];
@@ -700,24 +701,29 @@ export const notificationsProjection = defineProjection({
     const requestsBy = new Map<string, RequestRow[]>();
     const requestsOn = new Map<string, RequestRow[]>();
 
-    const isLive = (n: Delivered) => !n.deleted && !n.of.deleted;
-    const isHeld = (a: Announcement) => !a.deleted;
+    const goneSince = (gone: Map<string, bigint>, key: string | undefined, position: bigint) => {
+      if (key === undefined || gone.size === 0) return false;
+      const at = gone.get(key);
+      return at !== undefined && at > position;
+    };
+    const isHeld = (a: Announcement) =>
+      !goneSince(actorGone, a.actorId, a.position) &&
+      !goneSince(postGone, a.postId, a.position) &&
+      !goneSince(commentGone, a.commentId, a.position) &&
+      !goneSince(requestGone, a.requestId, a.position);
+    const isLive = (n: Delivered) => !n.deleted && isHeld(n.of);
     /** Notifications not deleted, and deleted ones still listed: swept once they outnumber the live ones. */
     let live = 0;
     let unswept = 0;
     const sweep = () => {
       if (unswept < SWEEP_AFTER || unswept < live) return;
-      for (const index of [toUser, likes])
+      for (const index of [toUser, ...likes.values()])
         for (const [key, list] of index) if (keepOnly(list, isLive) === 0) index.delete(key);
-      for (const index of [byActor, aboutPost, aboutComment, aboutRequest])
-        for (const [key, list] of index) if (keepOnly(list, isHeld) === 0) index.delete(key);
       unswept = 0;
     };
     const deleteOne = (n: Delivered) => {
       if (!isLive(n)) return;
       n.deleted = true;
-      // The last of an announcement's notifications takes it away too.
-      if (--n.of.live === 0) n.of.deleted = true;
       live--;
       unswept++;
     };
@@ -727,16 +733,9 @@ export const notificationsProjection = defineProjection({
       index.delete(key);
       sweep();
     };
-    /** Deletes every announcement listed under `key` (all its notifications), and the list. */
-    const deleteAnnounced = (index: Map<string, Announcement[]>, key: string) => {
-      for (const a of index.get(key) ?? [])
-        if (!a.deleted) {
-          a.deleted = true;
-          live -= a.live;
-          unswept += a.live;
-        }
-      index.delete(key);
-      sweep();
+    /** Takes away everything announced so far about `key` (an actor, post, comment or request). */
+    const deleteAnnounced = (gone: Map<string, bigint>, key: string, recorded: RecordedEvent) => {
+      gone.set(key, recorded.position);
     };
 
     const usernameOf = (userId: string) => users.get(userId)?.username ?? T.someone;
@@ -782,24 +781,38 @@ export const notificationsProjection = defineProjection({
       row[mark] = recorded.position;
     };
 
-    // (Not a spread of the content: V8 would give every such copy a hidden class of its own.)
-    const announce = (n: Omit<NewNotification, 'recipientId'>, createdAt: string): Announcement => ({
-      content: contentOf(n, createdAt),
-      live: 0,
-      deleted: false,
+    const announce = (
+      recorded: RecordedEvent,
+      about: Omit<NewNotification, 'recipientId'>,
+      createdAt: string,
+    ): Announcement => ({
+      // Every field, in one order (not a spread: V8 would give each kind a hidden class of its own, and the rows are
+      // read from announcements of every kind alike).
+      type: about.type,
+      title: about.title,
+      message: about.message,
+      actorId: about.actorId,
+      postId: about.postId,
+      commentId: about.commentId,
+      adId: about.adId,
+      requestId: about.requestId,
+      createdAt,
+      position: recorded.position,
     });
     /** The recipients `notify` already kept for the event it was last called for: one notification each (its id). */
     let telling: RecordedEvent | null = null;
     const told = new Set<string>();
-    /** As `notify`: nobody hears of their own action nor after their account was deleted, once per event. */
-    const notify = (recorded: RecordedEvent, a: Announcement, recipientId: string) => {
-      const c = a.content;
-      if (recipientId === c.actor_id || users.get(recipientId)?.deleted === true) return;
+    /**
+     * As `notify`: nobody hears of their own action nor after their account was deleted, once per event. Answers
+     * the notification made, if any.
+     */
+    const notify = (recorded: RecordedEvent, a: Announcement, recipientId: string): Delivered | null => {
+      if (recipientId === a.actorId || users.get(recipientId)?.deleted === true) return null;
       if (telling !== recorded) {
         telling = recorded;
         told.clear();
       }
-      if (told.has(recipientId)) return;
+      if (told.has(recipientId)) return null;
       told.add(recipientId);
       const n: Delivered = {
         id: notificationId(recorded.eventId, recipientId),
@@ -808,21 +821,15 @@ export const notificationsProjection = defineProjection({
         deleted: false,
         of: a,
       };
-      if (a.live++ === 0) {
-        file(byActor, c.actor_id, a);
-        if (c.post_id !== null) file(aboutPost, c.post_id, a);
-        if (c.comment_id !== null) file(aboutComment, c.comment_id, a);
-        if (c.request_id !== null) file(aboutRequest, c.request_id, a);
-      }
       live++;
       file(toUser, recipientId, n);
-      if (c.type === 'post_like' && c.post_id !== null) file(likes, likeKey(c.post_id, c.actor_id), n);
+      return n;
     };
     function* notificationRows(): Generator<NotificationRow> {
       for (const list of toUser.values())
         for (const n of list) {
           if (!isLive(n)) continue;
-          const c = n.of.content;
+          const c = contentOf(n.of, n.of.createdAt);
           yield {
             id: n.id,
             user_id: n.user_id,
@@ -886,7 +893,7 @@ export const notificationsProjection = defineProjection({
           case 'UserDeleted': {
             const userId = text(event.data.userId);
             if (!userId) return;
-            deleteAnnounced(byActor, userId);
+            deleteAnnounced(actorGone, userId, recorded);
             deleteDelivered(toUser, userId);
             deleteListed(posts, postsBy, userId);
             deleteListed(requests, requestsBy, userId);
@@ -938,7 +945,7 @@ export const notificationsProjection = defineProjection({
             const postId = text(event.data.postId);
             if (!postId) return;
             posts.delete(postId);
-            deleteAnnounced(aboutPost, postId);
+            deleteAnnounced(postGone, postId, recorded);
             dropBroadcasts(broadcastsOfPost, postId);
             return;
           }
@@ -955,7 +962,7 @@ export const notificationsProjection = defineProjection({
               const t = parentAuthorId === postAuthorId ? T.comment_reply : T.post_comment;
               notify(
                 recorded,
-                announce({ ...about, title: t.title, message: t.message(actor) }, createdAt),
+                announce(recorded, { ...about, title: t.title, message: t.message(actor) }, createdAt),
                 postAuthorId,
               );
             }
@@ -963,6 +970,7 @@ export const notificationsProjection = defineProjection({
               notify(
                 recorded,
                 announce(
+                  recorded,
                   { ...about, title: T.comment_reply.title, message: T.comment_reply.message(actor) },
                   createdAt,
                 ),
@@ -972,16 +980,19 @@ export const notificationsProjection = defineProjection({
           }
           case 'CommentDeleted': {
             const commentId = text(event.data.commentId);
-            if (commentId) deleteAnnounced(aboutComment, commentId);
+            if (commentId) deleteAnnounced(commentGone, commentId, recorded);
             return;
           }
           case 'PostLiked': {
             const d = event.data;
             const [postId, actorId, postAuthorId] = [text(d.postId), text(d.userId), text(d.postAuthorId)];
             if (!postId || !actorId || !postAuthorId || !posts.has(postId)) return;
-            const already = likes.get(likeKey(postId, actorId));
+            let onPost = likes.get(postId);
+            if (!onPost) likes.set(postId, (onPost = new Map()));
+            const already = onPost.get(actorId);
             if (already?.some((n) => isLive(n) && n.user_id === postAuthorId)) return;
             const like = announce(
+              recorded,
               {
                 type: 'post_like',
                 title: T.post_like.title,
@@ -991,12 +1002,15 @@ export const notificationsProjection = defineProjection({
               },
               timeOf(d.likedAt, recorded),
             );
-            notify(recorded, like, postAuthorId);
+            const n = notify(recorded, like, postAuthorId);
+            if (n && already) already.push(n);
+            else if (n) onPost.set(actorId, [n]);
             return;
           }
           case 'PostUnliked': {
             const [postId, actorId] = [text(event.data.postId), text(event.data.userId)];
-            if (postId && actorId) deleteDelivered(likes, likeKey(postId, actorId));
+            const onPost = postId ? likes.get(postId) : undefined;
+            if (onPost && actorId) deleteDelivered(onPost, actorId);
             return;
           }
 
@@ -1031,6 +1045,7 @@ export const notificationsProjection = defineProjection({
             const ad = ads.get(adId);
             if (!ad) return;
             const requested = announce(
+              recorded,
               {
                 type: 'adoption_request',
                 title: T.adoption_request.title,
@@ -1057,6 +1072,7 @@ export const notificationsProjection = defineProjection({
                 ? T.adoption_request_rejected_other
                 : T.adoption_request_rejected;
             const decision = announce(
+              recorded,
               {
                 type: accepted ? 'adoption_request_accepted' : 'adoption_request_rejected',
                 title: t.title,
@@ -1075,7 +1091,7 @@ export const notificationsProjection = defineProjection({
             const requestId = text(event.data.requestId);
             if (!requestId) return;
             requests.delete(requestId);
-            deleteAnnounced(aboutRequest, requestId);
+            deleteAnnounced(requestGone, requestId, recorded);
             return;
           }
 
