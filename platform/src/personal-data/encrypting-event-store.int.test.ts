@@ -7,6 +7,7 @@ import { PostgresEventStore } from '../event-store/postgres-event-store';
 import { connectDatabase } from '../db/database';
 import { runProjector } from '../projections/projector';
 import { EncryptingEventStore, storedStreamId } from './encrypting-event-store';
+import { sealValue } from './envelope';
 import { PersonalDataKeys } from './key-store';
 import { encryptLegacyPersonalData } from './legacy-events';
 import { personalDataShredderProjection } from './shredder.projection';
@@ -106,7 +107,9 @@ describe('EncryptingEventStore', () => {
     expect(row!.text).not.toContain('aisha');
     expect(row!.text).not.toContain('+92');
     expect(row!.text).not.toContain('garden');
-    expect(row!.data.email).toMatch(/^pii:v1:[0-9a-f-]{36}:/);
+    // The four fields sealed together, in the first of them (one open per request instead of four).
+    expect(row!.data.name).toMatch(/^pii:v2:[0-9a-f-]{36}:/);
+    expect([row!.data.email, row!.data.phone, row!.data.message]).toEqual(Array(3).fill('pii:v2:with:name'));
     expect(row!.data.requesterId).toBe(userId); // ids stay in clear: projections join on them
 
     const viaStream = (await all(store, stream)).map((e) => e.data as RequestData);
@@ -145,6 +148,62 @@ describe('EncryptingEventStore', () => {
       message: '',
       requesterId: userId,
     });
+  });
+
+  it('opens fields sealed together once; one field alone and fields sealed one by one (before) open too', async () => {
+    const userId = randomUUID();
+    const key = (await store.keys.keyForWrite(userId))!;
+    const oneByOne = requested(userId, 8);
+    const d = oneByOne.data as Record<string, unknown>;
+    for (const f of ['name', 'email', 'phone', 'message']) d[f] = sealValue(key.key, key.keyId, d[f]);
+    const comment: NewEvent = {
+      type: 'CommentAdded',
+      data: { commentId: randomUUID(), postId: randomUUID(), authorId: userId, content: 'Lovely' },
+    };
+    const stream = `adoption-${randomUUID()}`;
+    await raw.append(stream, [oneByOne], 'no_stream');
+    await store.append(stream, [requested(userId, 9), comment], 0n);
+    const rows = await rowsOf(stream);
+    expect(rows[2]!.data.content).toMatch(/^pii:v1:/);
+    const read = (await all(store, stream)).map((e) => e.data as RequestData & { content?: string });
+    expect(read[0]).toMatchObject({
+      name: 'Aisha Khan 8',
+      email: 'aisha8@gmail.com',
+      message: 'I have a garden and time 8',
+    });
+    expect(read[1]).toMatchObject({
+      name: 'Aisha Khan 9',
+      phone: '+92 300 0000009',
+      message: 'I have a garden and time 9',
+    });
+    expect(read[2]!.content).toBe('Lovely');
+  });
+
+  it('fields sealed together read as gone, all of them, when their envelope is tampered with, relabelled or missing', async () => {
+    const userId = randomUUID();
+    const stream = `adoption-${randomUUID()}`;
+    await store.append(stream, [requested(userId, 1)], 'no_stream');
+    const sealed = (await rowsOf(stream))[0]!.data;
+    const holder = sealed.name as string;
+    const flipped = holder.slice(0, -2) + (holder.endsWith('A') ? 'B' : 'A') + holder.slice(-1);
+    const variants: Record<string, unknown>[] = [
+      { ...sealed, name: flipped }, // a changed ciphertext
+      { ...sealed, name: holder.replace('pii:v2:', 'pii:v1:') }, // passed off as one field's envelope
+      { ...sealed, name: 'Aisha in clear' }, // the envelope replaced
+      { ...sealed, email: 'pii:v2:with:petHistoryImage' }, // a reference to a field that holds none
+    ];
+    const other = `adoption-${randomUUID()}`;
+    await raw.append(
+      other,
+      variants.map((data) => ({ type: 'AdoptionRequested', data, metadata: { actorId: userId } })),
+      'no_stream',
+    );
+    const read = (await all(store, other)).map((e) => e.data as RequestData);
+    for (const r of read.slice(0, 2)) {
+      expect(r).toMatchObject({ name: '', email: '', phone: '', message: '', requesterId: userId });
+    }
+    expect(read[2]).toMatchObject({ name: 'Aisha in clear', email: '', phone: '', message: '' });
+    expect(read[3]).toMatchObject({ name: 'Aisha Khan 1', email: '', phone: '+92 300 0000001' });
   });
 
   it('after forgetPerson every field of that person reads as the placeholder, in this and in a fresh process', async () => {
@@ -365,7 +424,7 @@ describe('encryptLegacyPersonalData', () => {
       const result = await encryptLegacyPersonalData(other.pool, keys, { batchSize: 2 });
       expect(result).toEqual({ alreadyDone: false, eventsChanged: 2 });
       const { rows: after } = await other.pool.query<{ sealed: boolean }>(
-        `SELECT data->>'email' LIKE 'pii:v1:%' AS sealed FROM events ORDER BY position`,
+        `SELECT data->>'email' = 'pii:v2:with:name' AS sealed FROM events ORDER BY position`,
       );
       expect(after.map((r) => r.sealed)).toEqual([false, false, true, true]);
       await keys.close();

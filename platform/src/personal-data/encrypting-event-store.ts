@@ -22,7 +22,16 @@ import type {
   RecordedEvent,
 } from '../event-store/event-store';
 import { logger } from '../logger';
-import { isEnvelope, openEnvelope, parseEnvelope, sealValue, type Envelope } from './envelope';
+import {
+  isEnvelope,
+  openEnvelope,
+  parseEnvelope,
+  sealedWith,
+  sealedWithPath,
+  sealFields,
+  sealValue,
+  type Envelope,
+} from './envelope';
 import { PersonalDataKeys, type KeyState } from './key-store';
 
 /**
@@ -42,9 +51,9 @@ export function storedStreamId(streamId: string): string {
 type Sealable = { type: string; data: unknown; metadata?: { actorId?: string } };
 
 /**
- * The event with its personal fields sealed under their owner's key (made on first need). A field already sealed
- * stays as it is; a field whose owner's key was destroyed is written as its placeholder, never in clear.
- * Answers the same object when nothing changes.
+ * The event with its personal fields sealed under their owner's key (made on first need): one field alone, several
+ * together (`sealFields`). A field already sealed stays as it is; a field whose owner's key was destroyed is written
+ * as its placeholder, never in clear. Answers the same object when nothing changes.
  */
 export async function sealPersonalFields<E extends Sealable>(
   keys: PersonalDataKeys,
@@ -62,8 +71,15 @@ export async function sealPersonalFields<E extends Sealable>(
   if (open.length === 0) return event;
   const key = await keys.keyForWrite(owner);
   let data = event.data;
-  for (const f of open)
-    data = writePath(data, f.path, key ? sealValue(key.key, key.keyId, readPath(data, f.path)) : f.shredded);
+  const [first, ...others] = open;
+  if (!key) for (const f of open) data = writePath(data, f.path, f.shredded);
+  else if (others.length === 0)
+    data = writePath(data, first!.path, sealValue(key.key, key.keyId, readPath(data, first!.path)));
+  else {
+    const values = Object.fromEntries(open.map((f) => [f.path, readPath(event.data, f.path)]));
+    data = writePath(data, first!.path, sealFields(key.key, key.keyId, values));
+    for (const f of others) data = writePath(data, f.path, sealedWith(first!.path));
+  }
   return { ...event, data };
 }
 
@@ -168,25 +184,29 @@ export function openerInThread(keysConnectionString: string): PersonalFieldOpene
 async function openPersonalFields(keys: PersonalDataKeys, batch: RecordedEvent[]): Promise<RecordedEvent[]> {
   const keyIds: string[] = [];
   const owners: string[] = [];
-  // Each field's envelope is parsed once, here (null: legacy plaintext, or nothing to open).
+  // Each field's envelope is parsed once, here (a path: sealed with the field there; null: legacy plaintext, or
+  // nothing to open).
   const work: {
     index: number;
     rule: PersonalDataRule;
     owner: string | null;
-    sealed: (Envelope | null)[];
+    sealed: (Envelope | string | null)[];
   }[] = [];
   batch.forEach((e, index) => {
     const rule = personalDataRule(e.type);
     if (!rule) return;
     const owner = personalDataOwner(rule, e);
     let any = false;
-    const sealed: (Envelope | null)[] = [];
+    const sealed: (Envelope | string | null)[] = [];
     for (const f of rule.fields) {
       const value = readPath(e.data, f.path);
       const envelope = parseEnvelope(value);
-      sealed.push(envelope);
+      const holder = envelope ? null : sealedWithPath(value);
+      sealed.push(envelope ?? holder);
       if (envelope) keyIds.push(envelope.keyId);
-      else if (value === undefined || value === null || !owner) continue;
+      else if (holder !== null) {
+        // opened with its holder's envelope
+      } else if (value === undefined || value === null || !owner) continue;
       else owners.push(owner); // legacy plaintext: shown unless its owner was forgotten
       any = true;
     }
@@ -199,9 +219,23 @@ async function openPersonalFields(keys: PersonalDataKeys, batch: RecordedEvent[]
     const e = batch[index]!;
     const forgotten = owner !== null && byUser.get(owner)?.destroyed === true;
     const opened: [path: string, value: unknown][] = [];
+    // Fields sealed together are opened once, with their holder's envelope: their values by path (null: unreadable).
+    let together: { envelope: Envelope; values: Record<string, unknown> | null } | null = null;
+    const sealedTogether = (envelope: Envelope) => {
+      if (together?.envelope !== envelope) {
+        const values = open(byKey.get(envelope.keyId), envelope, null, e);
+        const byPath = typeof values === 'object' && values !== null && !Array.isArray(values);
+        together = { envelope, values: byPath ? (values as Record<string, unknown>) : null };
+      }
+      return together.values;
+    };
     rule.fields.forEach((f, i) => {
-      const envelope = sealed[i];
-      if (envelope) opened.push([f.path, open(byKey.get(envelope.keyId), envelope, f.shredded, e)]);
+      const s = sealed[i];
+      const holder = typeof s === 'string' ? sealed[rule.fields.findIndex((g) => g.path === s)] : s;
+      if (typeof s === 'string' || s?.fields) {
+        const values = holder && typeof holder === 'object' && holder.fields ? sealedTogether(holder) : null;
+        opened.push([f.path, values && Object.hasOwn(values, f.path) ? values[f.path] : f.shredded]);
+      } else if (s) opened.push([f.path, open(byKey.get(s.keyId), s, f.shredded, e)]);
       else if (forgotten) {
         const value = readPath(e.data, f.path);
         if (value !== undefined && value !== null) opened.push([f.path, f.shredded]);

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { isEnvelope, newDataKey, openEnvelope, parseEnvelope, sealValue } from './envelope';
+import {
+  isEnvelope,
+  newDataKey,
+  openEnvelope,
+  parseEnvelope,
+  sealedWith,
+  sealedWithPath,
+  sealFields,
+  sealValue,
+} from './envelope';
 
 const KEY_ID = '6f1c1c8e-3f5e-4a65-9d0c-1f2e3d4c5b6a';
 
@@ -34,6 +43,26 @@ describe('personal-data envelope', () => {
     expect(() => openEnvelope(key, parseEnvelope(parts.join(':'))!)).toThrow();
     const otherId = sealed.replace(KEY_ID, '00000000-0000-4000-8000-000000000000');
     expect(() => openEnvelope(key, parseEnvelope(otherId)!)).toThrow();
+  });
+
+  it('seals several fields together, bound to their kind: neither kind passes for the other', () => {
+    const key = newDataKey();
+    const values = { name: 'Aisha', 'details.location': 'Lahore' };
+    const together = sealFields(key, KEY_ID, values);
+    expect(together.startsWith(`pii:v2:${KEY_ID}:`)).toBe(true);
+    expect(together).not.toContain('Lahore');
+    expect(parseEnvelope(together)).toMatchObject({ keyId: KEY_ID, fields: true });
+    expect(openEnvelope(key, parseEnvelope(together)!)).toEqual(values);
+    const one = sealValue(key, KEY_ID, values);
+    expect(parseEnvelope(one)).toMatchObject({ fields: false });
+    expect(() => openEnvelope(key, parseEnvelope(together.replace('pii:v2:', 'pii:v1:'))!)).toThrow();
+    expect(() => openEnvelope(key, parseEnvelope(one.replace('pii:v1:', 'pii:v2:'))!)).toThrow();
+    // The other fields say where their values are sealed; they are sealed, not plaintext, and not an envelope.
+    expect(sealedWith('name')).toBe('pii:v2:with:name');
+    expect(sealedWithPath(sealedWith('details.location'))).toBe('details.location');
+    expect(sealedWithPath('name')).toBeNull();
+    expect(isEnvelope(sealedWith('name'))).toBe(true);
+    expect(parseEnvelope(sealedWith('name'))).toBeNull();
   });
 
   it('tells legacy plaintext from an envelope', () => {
