@@ -1,5 +1,4 @@
-import type { RebuildRunner } from './projections/rebuilds';
-import type { Config, Database, EventStore, TokenService } from '@pawhaven/platform';
+import type { Config, Database, EventStore, RebuildRunner, TokenService } from '@pawhaven/platform';
 import type { GoogleVerifier } from './accounts/google';
 import type { CodeHasher } from './accounts/secrets';
 import type { Mailer } from './mail/mailer';

@@ -1,5 +1,4 @@
 export { createCommandApp } from './app';
-export { RebuildRunner } from './projections/rebuilds';
 export { startHousekeeping, type Housekeeping } from './http/housekeeping';
 export type { CommandDeps } from './deps';
 export { ensureAdmin } from './accounts/bootstrap-admin';

@@ -13,6 +13,7 @@ export * from './projections/checkpoints';
 export * from './projections/held-back';
 export * from './projections/projector';
 export * from './projections/rebuild';
+export * from './projections/rebuild-runner';
 export * from './projections/consistency';
 export * from './projections/notices';
 export * from './embedded/embedded-postgres';

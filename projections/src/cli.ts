@@ -3,14 +3,15 @@ import {
   connectDatabase,
   databaseFromConfig,
   describeHeldBack,
+  DomainError,
   ensureLogOrder,
   heldBackStatus,
   loadConfig,
+  logger,
   migrate,
   PostgresEventStore,
   projectionStatus,
-  RebuildAlreadyRunning,
-  rebuildProjections,
+  RebuildRunner,
   withPersonalDataEncryption,
 } from '@pawhaven/platform';
 import { allMigrations } from './migrations';
@@ -22,6 +23,8 @@ const usage = `Usage:
 Projections: ${allProjections.map((p) => p.name).join(', ')}`;
 
 async function main() {
+  // Its own output says how a rebuild went: the app's structured lines only for what went wrong.
+  logger.level = process.env.LOG_LEVEL ?? 'warn';
   const [command, target] = process.argv.slice(2);
   if (command !== 'rebuild' && command !== 'status') {
     console.log(usage);
@@ -66,7 +69,8 @@ async function main() {
       console.log(describeHeldBack(await heldBackStatus(db.knex, names)));
       return;
     }
-    // The same run as the dashboard's Rebuild button: one lock for both, so they never overlap.
+    // The same run as the dashboard's Rebuild button: one lock for both, so they never overlap; an admin watching the
+    // Projections screen sees this one's progress, and its end, as if started there.
     const bar = new SingleBar(
       {
         format: `{current} [{bar}] {percentage}% | {value}/{total} events | {speed} events/s | {timeLeft} left`,
@@ -78,20 +82,26 @@ async function main() {
     );
     let startedBar = false;
     try {
-      const results = await rebuildProjections(db.knex, store, chosen, (p) => {
-        // The run's own ETA (cli-progress's prints NULL until it has a rate of its own).
-        const payload = {
-          current: `${p.current} (${p.index}/${p.count})`,
-          speed: p.eventsPerSecond,
-          timeLeft: p.etaSeconds === null ? '…' : `${Math.ceil(p.etaSeconds)} s`,
-        };
-        if (!startedBar) {
-          bar.start(Math.max(p.total, 1), 0, payload);
-          startedBar = true;
-        }
-        bar.setTotal(Math.max(p.total, 1));
-        bar.update(Math.min(p.processed, Math.max(p.total, 1)), payload);
-      });
+      const runner = new RebuildRunner(db, store);
+      const results = await runner.run(
+        target === 'all' ? 'all' : chosen.map((p) => p.name).join(', '),
+        chosen,
+        CLI,
+        (p) => {
+          // The run's own ETA (cli-progress's prints NULL until it has a rate of its own).
+          const payload = {
+            current: `${p.current} (${p.index}/${p.count})`,
+            speed: p.eventsPerSecond,
+            timeLeft: p.etaSeconds === null ? '…' : `${Math.ceil(p.etaSeconds)} s`,
+          };
+          if (!startedBar) {
+            bar.start(Math.max(p.total, 1), 0, payload);
+            startedBar = true;
+          }
+          bar.setTotal(Math.max(p.total, 1));
+          bar.update(Math.min(p.processed, Math.max(p.total, 1)), payload);
+        },
+      );
       bar.stop();
       for (const result of results)
         console.log(
@@ -99,7 +109,7 @@ async function main() {
         );
     } catch (error) {
       bar.stop();
-      if (error instanceof RebuildAlreadyRunning) {
+      if (error instanceof DomainError && error.status === 409) {
         console.error(error.message);
         process.exitCode = 1;
         return;
@@ -112,6 +122,9 @@ async function main() {
     await handle.stop();
   }
 }
+
+/** Who started a rebuild, as the dashboard shows it. */
+const CLI = 'command line';
 
 /** The CLI prints its own summary of a repair; the structured log line is for the app. */
 const quietLog = { warn: () => {}, info: () => {} };

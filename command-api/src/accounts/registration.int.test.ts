@@ -9,6 +9,7 @@ import {
   connectDatabase,
   errorHandler,
   PostgresEventStore,
+  RebuildRunner,
   START,
   TokenService,
   type Database,
@@ -25,7 +26,6 @@ import {
   type TestApp,
 } from '../../../gateway/src/support/test-app';
 import { createMailer } from '../mail/mailer';
-import { RebuildRunner } from '../projections/rebuilds';
 import { googleVerifier, type GoogleVerifier } from './google';
 import { HOLD_GRACE_SECONDS, USERNAME_MIGRATION_STREAM } from './claims';
 import { DEMO_PASSWORD } from './demo-users';

@@ -5,29 +5,33 @@ import {
   type AdminRebuildState,
   type RebuildProgressNotice,
 } from '@pawhaven/contracts';
+import type { Database } from '../db/database';
+import { conflict } from '../errors';
+import type { EventStore } from '../event-store/event-store';
+import { logger } from '../logger';
+import { publishNotices } from './notices';
+import type { Projection } from './projection';
 import {
-  conflict,
-  logger,
-  publishNotices,
   rebuildIsRunning,
   RebuildAlreadyRunning,
   rebuildProjections,
-  type Database,
-  type EventStore,
-  type Projection,
-} from '@pawhaven/platform';
+  type RebuildResult,
+  type RebuildRunProgress,
+} from './rebuild';
 
 /** Progress notices at most this often (plus the first and the last): a socket push per batch would flood admins. */
 const NOTICE_EVERY_MS = 250;
 
 /**
- * Runs rebuilds asked for from the dashboard inside this process, one at a time across every process (the platform's
- * advisory lock, shared with the CLI), and tells admins how it goes through change notices (`rebuild-progress`,
- * pushed by query-api's socket gateway to the `admins` room; query-api also keeps the last one for a reloaded page).
+ * Runs rebuilds, from the dashboard (command-api) or the CLI, one at a time across every process (the advisory lock
+ * of `rebuildProjections`), and tells admins how it goes through change notices (`rebuild-progress`, pushed by
+ * query-api's socket gateway to the `admins` room) and `rebuild_runs` (read by a process that did not hear them): the
+ * dashboard shows a rebuild wherever it was started.
  */
 export class RebuildRunner {
   private state: AdminRebuildState | null = null;
   private running: Promise<void> | null = null;
+  private results: Promise<RebuildResult[]> | null = null;
   private readonly stopping = new AbortController();
 
   constructor(
@@ -48,11 +52,28 @@ export class RebuildRunner {
     return this.state;
   }
 
+  /**
+   * Runs a rebuild to its end (the CLI): answers each projection's result, or throws as `rebuildProjections` (409 when
+   * another one runs anywhere). `onProgress` hears the run's own progress, as often as it comes.
+   */
+  async run(
+    target: string,
+    projections: readonly Projection[],
+    startedBy: string,
+    onProgress?: (p: RebuildRunProgress) => void,
+  ): Promise<RebuildResult[]> {
+    await this.start(target, projections, startedBy, onProgress);
+    const results = this.results!;
+    await this.settled(); // its end recorded, before the caller closes the database
+    return results;
+  }
+
   /** Starts a rebuild and answers once it holds the lock; throws 409 when another one runs anywhere. */
   async start(
     target: string,
     projections: readonly Projection[],
     startedBy: string,
+    onProgress?: (p: RebuildRunProgress) => void,
   ): Promise<AdminRebuildState> {
     // A rebuild of this process or any other (the CLI, another command-api): refused before anything starts.
     if (this.running || (await rebuildIsRunning(this.db.knex))) throw conflict(M.rebuildRunning);
@@ -90,11 +111,12 @@ export class RebuildRunner {
       );
     };
 
-    const run = rebuildProjections(
+    const results = rebuildProjections(
       this.db.knex,
       this.store,
       projections,
       (p) => {
+        onProgress?.(p);
         Object.assign(state, {
           current: p.current,
           index: p.index,
@@ -116,7 +138,9 @@ export class RebuildRunner {
           locked();
         },
       },
-    )
+    );
+    this.results = results;
+    const run = results
       .then(() => {
         // The run's own count (one read of the log for every fold): summing per projection counted it twelve times.
         const processed = state.processed;
