@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import pg from 'pg';
 import {
   PERSONAL_STREAM_PREFIXES,
   PSEUDONYM_MARK,
@@ -31,7 +32,7 @@ import {
   sealValue,
   type Envelope,
 } from './envelope';
-import type { KeyState, PersonalDataKeys } from './key-store';
+import { PersonalDataKeys, type KeyState } from './key-store';
 
 /**
  * The id a stream is stored under: a stream whose id holds personal data (`user-email-{address}`) is kept under a
@@ -144,10 +145,39 @@ export class EncryptingEventStore implements EventStore {
     return this.inner.readAll(from, opts);
   }
 
+  /** How a worker thread opens personal fields too (`openerInThread`); null if it cannot. */
+  openerSource(): OpenerSource | null {
+    const keys = this.keys.connectionString();
+    return keys ? { module: import.meta.url, exportName: openerInThread.name, args: [keys] } : null;
+  }
+
   /** Opens a batch's personal fields with one key lookup for the whole batch (most come from the cache). */
   openBatch(batch: RecordedEvent[]): Promise<RecordedEvent[]> {
     return openPersonalFields(this.keys, batch);
   }
+}
+
+/** Where a worker thread finds its opener: `module`'s export `exportName`, called with `args` (plain data). */
+export type OpenerSource = { module: string; exportName: string; args: unknown[] };
+
+/** What a worker thread opens personal fields with (`EncryptingEventStore.openerSource`). */
+export type PersonalFieldOpener = {
+  openBatch(batch: RecordedEvent[]): Promise<RecordedEvent[]>;
+  close(): Promise<void>;
+};
+
+/** Keys read on a pool of the thread's own (and a listener for destroyed ones, as everywhere). */
+export function openerInThread(keysConnectionString: string): PersonalFieldOpener {
+  const pool = new pg.Pool({ connectionString: keysConnectionString, max: 2 });
+  pool.on('error', () => {});
+  const keys = new PersonalDataKeys(pool);
+  return {
+    openBatch: (batch) => openPersonalFields(keys, batch),
+    async close() {
+      await keys.close();
+      await pool.end();
+    },
+  };
 }
 
 /** Opens a batch's personal fields with one key lookup for the whole batch (most come from the cache). */

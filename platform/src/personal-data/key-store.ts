@@ -102,6 +102,11 @@ export class PersonalDataKeys {
     return { byKey, byUser };
   }
 
+  /** The keys' database, for a thread opening fields too (`EncryptingEventStore.openerSource`); null if unknown. */
+  connectionString(): string | null {
+    return (this.pool.options as { connectionString?: string }).connectionString ?? null;
+  }
+
   /** Destroys the user's key for good (crypto-shredding) and forgets it here at once. */
   async forget(userId: string): Promise<void> {
     await this.pool.query(destroySql('$1', '$2'), [userId, randomUUID()]);

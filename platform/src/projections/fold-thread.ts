@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { Worker } from 'node:worker_threads';
 import type { EventStore, LogPosition, ReadAllOptions, RecordedEvent } from '../event-store/event-store';
+import type { OpenerSource } from '../personal-data/encrypting-event-store';
 import type { Projection, ProjectionSource } from './projection';
 import type { RebuildResult, Replayed, WriteProgress } from './rebuild';
 
@@ -30,7 +31,14 @@ export type FromFoldThread =
   | { kind: 'failed'; message: string; stack?: string }
   | { kind: 'read'; id: number; from: LogPosition; opts: ReadAllOptions };
 
-export type FoldThreadData = {
+/** How the thread opens personal fields (`EncryptingEventStore.openerSource`), and of which types' events. */
+export type FoldThreadOpening = {
+  opener: OpenerSource | null;
+  /** The types whose events it is sent sealed and opens (those only its folds read the personal fields of). */
+  opens: string[];
+};
+
+export type FoldThreadData = FoldThreadOpening & {
   /** The thread's module, started by `fold-thread.boot.mjs`. */
   entry: string;
   connection: string | Record<string, unknown>;
@@ -127,12 +135,14 @@ export class FoldThread {
     knex: Knex,
     private readonly store: Pick<EventStore, 'readAll'>,
     projections: readonly Projection[],
+    opening: FoldThreadOpening,
     signal: AbortSignal | undefined,
   ) {
     const data: FoldThreadData = {
       entry: ENTRY.href,
       connection: connectionOf(knex)!,
       projections: projections.map((p) => ({ name: p.name, source: p.source! })),
+      ...opening,
     };
     this.names = projections.map((p) => p.name);
     this.worker = new Worker(BOOT, { workerData: data });
@@ -151,9 +161,10 @@ export class FoldThread {
     knex: Knex,
     store: Pick<EventStore, 'readAll'>,
     projections: readonly Projection[],
+    opening: FoldThreadOpening,
     signal?: AbortSignal,
   ): FoldThread {
-    return new FoldThread(knex, store, projections, signal);
+    return new FoldThread(knex, store, projections, opening, signal);
   }
 
   /** One event for the thread's folds, in log order. Throws once the thread has failed. */

@@ -3,7 +3,8 @@ import knexFactory from 'knex';
 import type { EventStore, LogPosition, ReadAllOptions, RecordedEvent } from '../event-store/event-store';
 import type { FoldThreadData, FromFoldThread, ToFoldThread } from './fold-thread';
 import type { Projection } from './projection';
-import { foldsOf, writeFolds, type FoldFeed } from './rebuild';
+import type { PersonalFieldOpener } from '../personal-data/encrypting-event-store';
+import { foldsOf, openSome, writeFolds, type FoldFeed } from './rebuild';
 import { readLiveAhead, type LiveSnapshot } from './write-in-place';
 
 /** The fold thread itself (see fold-thread.ts): folds the events it is sent, then writes its projections. */
@@ -61,6 +62,14 @@ async function load(): Promise<Projection[]> {
 }
 
 const controller = new AbortController();
+/** Opens the personal fields of the events of `opens` it is sent sealed. */
+const opens = new Set(data.opens);
+const opener =
+  data.opener && opens.size > 0
+    ? ((await import(data.opener.module)) as Record<string, (...args: unknown[]) => PersonalFieldOpener>)[
+        data.opener.exportName
+      ]!(...data.opener.args)
+    : null;
 const knex = knexFactory({ client: 'pg', connection: data.connection, pool: { min: 0, max: 4 } });
 /**
  * This thread has time to spare while the log is read: it reads its projections' live rows meanwhile (one after
@@ -106,6 +115,7 @@ async function write(replayed: Extract<ToFoldThread, { kind: 'write' }>['replaye
     failed(error);
   } finally {
     await knex.destroy();
+    await opener?.close();
   }
 }
 
@@ -121,10 +131,11 @@ port.on('message', (m: ToFoldThread) => {
       controller.abort();
       return;
     case 'events':
-      ready = ready.then(() => {
+      ready = ready.then(async () => {
         if (broken) return;
         try {
-          for (const event of m.events) feed(event);
+          const events = opener ? await openSome(opener, m.events, opens) : m.events;
+          for (const event of events) feed(event);
         } catch (error) {
           broken = true;
           failed(error);

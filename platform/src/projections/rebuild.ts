@@ -149,11 +149,18 @@ async function rebuildFolded(
   const elsewhere =
     total >= (opts.foldThreadFrom ?? FOLD_THREAD_FROM) ? await chooseForFoldThread(knex, projections) : [];
   const { folds, byType, feed } = foldsOf(projections.filter((p) => !elsewhere.includes(p)));
-  // Personal fields are opened only for the folds that read them (`readsPersonalData`), here, for both threads: the
-  // same work either way (opening the fold thread's types there measured no faster), and no keys on the other thread.
+  // Personal fields are opened only for the folds that read them (`readsPersonalData`): here, those this thread's
+  // folds read; on the fold thread, those only its folds read (it opens them with keys of its own).
   const sealed = store instanceof EncryptingEventStore ? store : null;
-  const opened = new Set(projections.filter((p) => p.readsPersonalData !== false).flatMap((p) => p.handles));
-  const thread = elsewhere.length > 0 ? FoldThread.start(knex, store, elsewhere, opts.signal) : null;
+  const opener = sealed && elsewhere.length > 0 ? sealed.openerSource() : null;
+  const readers = (ps: readonly Projection[]) =>
+    new Set(ps.filter((p) => p.readsPersonalData !== false).flatMap((p) => p.handles));
+  const openHere = readers(opener ? folds.map((f) => f.projection) : projections);
+  const openThere = opener ? [...readers(elsewhere)].filter((type) => !openHere.has(type)) : [];
+  const thread =
+    elsewhere.length > 0
+      ? FoldThread.start(knex, store, elsewhere, { opener, opens: openThere }, opts.signal)
+      : null;
   try {
     const forwarded = new Set(elsewhere.flatMap((p) => p.handles));
     const replayed: Replayed = { at: START, processed: 0 };
@@ -180,7 +187,7 @@ async function rebuildFolded(
       sealed ? sealed.readAllSealed(START, reading) : store.readAll(START, reading),
       reading.batchSize,
     ))
-      for (const event of sealed ? await openSome(sealed, page, opened) : page) {
+      for (const event of sealed ? await openSome(sealed, page, openHere) : page) {
         feed(event);
         if (thread && forwarded.has(event.type)) thread.feed(event);
         read++;
@@ -219,7 +226,7 @@ async function rebuildFolded(
 }
 
 /** `page` with the personal fields of the events of `types` opened (the others as they are). */
-async function openSome(
+export async function openSome(
   opener: { openBatch(batch: RecordedEvent[]): Promise<RecordedEvent[]> },
   page: RecordedEvent[],
   types: ReadonlySet<string>,
