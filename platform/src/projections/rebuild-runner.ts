@@ -31,7 +31,6 @@ const NOTICE_EVERY_MS = 250;
 export class RebuildRunner {
   private state: AdminRebuildState | null = null;
   private running: Promise<void> | null = null;
-  private results: Promise<RebuildResult[]> | null = null;
   private readonly stopping = new AbortController();
 
   constructor(
@@ -62,9 +61,8 @@ export class RebuildRunner {
     startedBy: string,
     onProgress?: (p: RebuildRunProgress) => void,
   ): Promise<RebuildResult[]> {
-    await this.start(target, projections, startedBy, onProgress);
-    const results = this.results!;
-    await this.settled(); // its end recorded, before the caller closes the database
+    const { results, ended } = await this.launch(target, projections, startedBy, onProgress);
+    await ended; // its end recorded, before the caller closes the database
     return results;
   }
 
@@ -73,8 +71,19 @@ export class RebuildRunner {
     target: string,
     projections: readonly Projection[],
     startedBy: string,
-    onProgress?: (p: RebuildRunProgress) => void,
   ): Promise<AdminRebuildState> {
+    return (await this.launch(target, projections, startedBy)).state;
+  }
+
+  /**
+   * Starts a rebuild; answers once it holds the lock, with its state then, its results, and when its end is recorded.
+   */
+  private async launch(
+    target: string,
+    projections: readonly Projection[],
+    startedBy: string,
+    onProgress?: (p: RebuildRunProgress) => void,
+  ): Promise<{ state: AdminRebuildState; results: Promise<RebuildResult[]>; ended: Promise<void> }> {
     // A rebuild of this process or any other (the CLI, another command-api): refused before anything starts.
     if (this.running || (await rebuildIsRunning(this.db.knex))) throw conflict(M.rebuildRunning);
     const state: AdminRebuildState = {
@@ -139,7 +148,6 @@ export class RebuildRunner {
         },
       },
     );
-    this.results = results;
     const run = results
       .then(() => {
         // The run's own count (one read of the log for every fold): summing per projection counted it twelve times.
@@ -172,7 +180,7 @@ export class RebuildRunner {
       });
     this.running = run;
     await holdsLock;
-    return { ...state };
+    return { state: { ...state }, results, ended: run };
   }
 
   /**
