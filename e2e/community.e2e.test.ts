@@ -86,7 +86,20 @@ describe('community posts, likes and threaded comments', () => {
 
     // Both fields are required; nothing is sent.
     await form.getByRole('button', { name: 'Create Post' }).click();
-    await form.getByText('Caption is required').waitFor();
+    // This step failed twice in full runs on a loaded machine (not reproduced alone): say what the page showed.
+    await form
+      .getByText('Caption is required')
+      .waitFor()
+      .catch(async (error: unknown) => {
+        const shown = await page
+          .locator('main')
+          .innerText()
+          .catch(() => '(no main)');
+        throw new Error(
+          `${String(error)}\nat ${page.url()}, the page showed: ${JSON.stringify(shown.slice(0, 600))}; ` +
+            `page errors: ${JSON.stringify(browsers.at(-1)?.pageErrors ?? [])}`,
+        );
+      });
     await form.getByText('Please select an image').waitFor();
 
     await form.getByLabel('Caption').fill(CAPTION);
