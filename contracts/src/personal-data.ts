@@ -50,18 +50,29 @@ const IDS_AND_TIMES = 'ids, flags and times only';
  * The list, event type by event type. Typed over every known event type, so a new event does not compile until it
  * is listed here (and `personal-data.unit.test.ts` checks the runtime lists and the event sources too).
  *
- * Not shredded, on purpose: usernames (the public handle; unique by claim streams whose ids are the name's keys —
- * the person behind it is gone once e-mail, phone and texts are), password hashes (argon2id, not readable), image
- * paths (an opaque random id: the picture itself is in the `images` table, removed when the user is deleted, and
- * staged images are confirmed by finding their path in the log), pets' names, public directory content.
+ * Usernames are shredded too (they are often real names), and password hashes (a hash still confirms a guessed
+ * password). What keeps a name unique is its claim streams, kept under keyed hashes of the name's keys
+ * (PERSONAL_STREAM_PREFIXES), which also stand in the events' `usernameKeys`: they survive the person and keep the
+ * name taken, but nobody without the server's secret can tell which name they are.
+ *
+ * Not shredded, on purpose: image paths (an opaque random id: the picture itself is in the `images` table, removed
+ * when the user is deleted, and staged images are confirmed by finding their path in the log), pets' names, public
+ * directory content.
  */
 export const PERSONAL_DATA: Readonly<Record<KnownEventType, PersonalDataRule | NoPersonalData>> = {
   // accounts (stream `user-{id}`)
+  // A shredded username reads '' and a shredded password hash null or '' (no password): by then the account is
+  // deleted, and nothing decides on it or shows it any more.
   UserRegistered: {
     owner: { data: 'userId' },
-    fields: [text('email'), { path: 'googleSubject', shredded: null }],
+    fields: [
+      text('email'),
+      { path: 'googleSubject', shredded: null },
+      text('username'),
+      { path: 'passwordHash', shredded: null },
+    ],
   },
-  RegistrationRenewed: { none: 'username and password hash only (see above)' },
+  RegistrationRenewed: { owner: { stream: 'user-' }, fields: [text('username'), text('passwordHash')] },
   RegistrationTokenIssued: { none: 'a token hash' },
   RegistrationCodeIssued: { none: 'a code hash' },
   RegistrationCodeRejected: { none: IDS_AND_TIMES },
@@ -70,11 +81,11 @@ export const PERSONAL_DATA: Readonly<Record<KnownEventType, PersonalDataRule | N
   UnverifiedPasswordDiscarded: { none: 'no data' },
   SessionStarted: { none: 'a session id and secret hash' },
   SessionRevoked: { none: IDS_AND_TIMES },
-  PasswordChanged: { none: 'a password hash' },
+  PasswordChanged: { owner: { stream: 'user-' }, fields: [text('passwordHash')] },
   PasswordResetCodeIssued: { none: 'a code hash' },
   PasswordResetCodeRejected: { none: IDS_AND_TIMES },
   PasswordResetCodeVerified: { none: IDS_AND_TIMES },
-  PasswordReset: { none: 'a password hash' },
+  PasswordReset: { owner: { stream: 'user-' }, fields: [text('passwordHash')] },
   ProfileUpdated: {
     owner: { stream: 'user-' },
     fields: [text('phone'), text('city'), text('about')],
@@ -82,10 +93,10 @@ export const PERSONAL_DATA: Readonly<Record<KnownEventType, PersonalDataRule | N
   ProfileImageChanged: { none: 'an image path (see above)' },
   ProfileImageRemoved: { none: 'no data' },
   UserDeleted: { none: 'the deleted user, the admin and the time' },
-  // claims: the e-mail is in the claim's stream id, pseudonymised (PERSONAL_STREAM_PREFIXES)
+  // claims: the e-mail and the username's keys are in the claim's stream id, pseudonymised (PERSONAL_STREAM_PREFIXES)
   EmailClaimed: { none: 'the owner id (the address is in the stream id, pseudonymised)' },
-  UsernameHeld: { none: 'username (see above)' },
-  UsernameConfirmed: { none: 'username (see above)' },
+  UsernameHeld: { owner: { data: 'userId' }, fields: [text('username')] },
+  UsernameConfirmed: { owner: { data: 'userId' }, fields: [text('username')] },
   UsernameReleased: { none: IDS_AND_TIMES },
   UsernameClaimed: { none: IDS_AND_TIMES },
   UsernameClaimsMigrated: { none: 'counts' },
@@ -142,11 +153,13 @@ export const PERSONAL_DATA: Readonly<Record<KnownEventType, PersonalDataRule | N
 };
 
 /**
- * Streams whose id itself holds personal data: the part after the prefix is replaced by a one-way digest
- * (`user-email-{address}` → `user-email-sha256:{hex}`), the same for the same address, so claims still work.
+ * Streams whose id itself holds personal data: the part after the prefix is stored as its pseudonym, a keyed hash
+ * under a server secret (`user-email-{address}` → `user-email-hmac:{hex}`, `username-key:{key}` →
+ * `username-key:hmac:{hex}`), the same for the same value, so claims still work. Checked in this order: the first
+ * version's `username-{name}` claims come last, as `username-key:` starts the same way.
  */
-export const PERSONAL_STREAM_PREFIXES = ['user-email-'] as const;
-export const PSEUDONYM_MARK = 'sha256:';
+export const PERSONAL_STREAM_PREFIXES = ['user-email-', 'username-key:', 'username-'] as const;
+export const PSEUDONYM_MARK = 'hmac:';
 
 /** The rule of an event type, or undefined when it carries nothing personal (or is unknown). */
 export function personalDataRule(type: string): PersonalDataRule | undefined {

@@ -6,10 +6,12 @@ import { START, type NewEvent, type RecordedEvent } from '../event-store/event-s
 import { PostgresEventStore } from '../event-store/postgres-event-store';
 import { connectDatabase } from '../db/database';
 import { runProjector } from '../projections/projector';
-import { EncryptingEventStore, storedStreamId } from './encrypting-event-store';
+import { createHash } from 'node:crypto';
+import { EncryptingEventStore } from './encrypting-event-store';
 import { sealValue } from './envelope';
 import { PersonalDataKeys } from './key-store';
-import { encryptLegacyPersonalData } from './legacy-events';
+import { encryptLegacyPersonalData, LEGACY_ENCRYPTION } from './legacy-events';
+import { resolvePseudonyms } from './pseudonyms';
 import { personalDataShredderProjection } from './shredder.projection';
 import { withPersonalDataEncryption } from './wrap';
 import { beginSlowAppend } from '../event-store/slow-append.testing';
@@ -264,15 +266,22 @@ describe('EncryptingEventStore', () => {
     await Promise.all([other.close(), fresh.close()]);
   });
 
-  it('keeps e-mail claim streams under a digest of the address, found again by the address', async () => {
+  it('keeps e-mail claim streams under a keyed hash of the address, found again by the address', async () => {
     const email = `claim-${randomUUID()}@gmail.com`;
     const userId = randomUUID();
     const stream = `user-email-${email}`;
     await store.append(stream, [{ type: 'EmailClaimed', data: { userId } }], 'no_stream');
     expect(await rowsOf(stream)).toEqual([]);
-    const stored = await rowsOf(storedStreamId(stream));
+    const storedId = await store.storedStreamId(stream);
+    const stored = await rowsOf(storedId);
     expect(stored).toHaveLength(1);
-    expect(storedStreamId(stream)).toMatch(/^user-email-sha256:[0-9a-f]{64}$/);
+    expect(storedId).toMatch(/^user-email-hmac:[0-9a-f]{64}$/);
+    // Not a digest anyone could take of a guessed address.
+    const unsalted = createHash('sha256').update(email).digest('hex');
+    const { rows: guessed } = await db.pool.query(`SELECT 1 FROM events WHERE stream_id LIKE $1`, [
+      `%${unsalted}%`,
+    ]);
+    expect(guessed).toEqual([]);
     const [claim] = await all(store, stream);
     expect(claim).toMatchObject({ streamId: stream, data: { userId } });
     // Optimistic concurrency is the inner store's: a second claim of the same address conflicts.
@@ -347,7 +356,9 @@ describe('encryptLegacyPersonalData', () => {
   it('seals the personal fields of old events in place, resumably, once; forgotten people get the placeholder', async () => {
     const raw = new PostgresEventStore(db.pool);
     const keys = new PersonalDataKeys(db.pool);
-    const store = new EncryptingEventStore(new PostgresEventStore(db.pool), keys);
+    const store = new EncryptingEventStore(new PostgresEventStore(db.pool), keys, () =>
+      resolvePseudonyms(db.pool),
+    );
     const kept = randomUUID();
     const forgotten = randomUUID();
     const email = `legacy-${randomUUID()}@gmail.com`;
@@ -399,7 +410,7 @@ describe('encryptLegacyPersonalData', () => {
     const again = await encryptLegacyPersonalData(db.pool, keys, { batchSize: 2 });
     expect(again).toEqual({ alreadyDone: true, eventsChanged: 0 });
     const progress = await db.knex('personal_data_migrations').first();
-    expect(progress).toMatchObject({ name: 'encrypt-personal-fields-v1', events: '7' });
+    expect(progress).toMatchObject({ name: LEGACY_ENCRYPTION, events: '7' });
     expect(progress.finished_at).toBeInstanceOf(Date);
     await store.close();
     await raw.close();
@@ -418,8 +429,8 @@ describe('encryptLegacyPersonalData', () => {
         `SELECT position FROM events ORDER BY position LIMIT 2`,
       );
       await other.pool.query(
-        `INSERT INTO personal_data_migrations (name, position, events) VALUES ('encrypt-personal-fields-v1', $1, 2)`,
-        [rows[1]!.position],
+        `INSERT INTO personal_data_migrations (name, position, events) VALUES ($2, $1, 2)`,
+        [rows[1]!.position, LEGACY_ENCRYPTION],
       );
       const result = await encryptLegacyPersonalData(other.pool, keys, { batchSize: 2 });
       expect(result).toEqual({ alreadyDone: false, eventsChanged: 2 });

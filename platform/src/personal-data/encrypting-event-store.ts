@@ -1,8 +1,5 @@
-import { createHash } from 'node:crypto';
 import pg from 'pg';
 import {
-  PERSONAL_STREAM_PREFIXES,
-  PSEUDONYM_MARK,
   personalDataOwner,
   personalDataRule,
   readPath,
@@ -33,20 +30,10 @@ import {
   type Envelope,
 } from './envelope';
 import { PersonalDataKeys, type KeyState } from './key-store';
+import { personalStreamPrefix, type Pseudonyms } from './pseudonyms';
 
-/**
- * The id a stream is stored under: a stream whose id holds personal data (`user-email-{address}`) is kept under a
- * one-way digest of it. Deterministic, so a claim still finds its stream; already pseudonymous ids pass unchanged.
- */
-export function storedStreamId(streamId: string): string {
-  for (const prefix of PERSONAL_STREAM_PREFIXES) {
-    if (!streamId.startsWith(prefix)) continue;
-    const rest = streamId.slice(prefix.length);
-    if (rest.startsWith(PSEUDONYM_MARK)) return streamId;
-    return `${prefix}${PSEUDONYM_MARK}${createHash('sha256').update(rest, 'utf8').digest('hex')}`;
-  }
-  return streamId;
-}
+/** The pseudonyms, or where to get them on first need (the secret kept in the database: `resolvePseudonyms`). */
+export type PseudonymSource = Pseudonyms | (() => Promise<Pseudonyms>);
 
 type Sealable = { type: string; data: unknown; metadata?: { actorId?: string } };
 
@@ -94,19 +81,47 @@ export async function sealPersonalFields<E extends Sealable>(
  * optimistic concurrency are the inner store's, unchanged.
  */
 export class EncryptingEventStore implements EventStore {
+  private pseudonymsReady?: Promise<Pseudonyms>;
+
   constructor(
     private readonly inner: EventStore,
     readonly keys: PersonalDataKeys,
+    private readonly pseudonymSource: PseudonymSource,
   ) {}
 
   async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     const sealed = await Promise.all(events.map((e) => sealPersonalFields(this.keys, streamId, e)));
-    return this.inner.append(storedStreamId(streamId), sealed, expected);
+    return this.inner.append(await this.storedStreamId(streamId), sealed, expected);
   }
 
   async *readStream(streamId: string, opts?: ReadStreamOptions): AsyncIterable<RecordedEvent> {
-    for await (const batch of chunks(this.inner.readStream(storedStreamId(streamId), opts), 500))
+    const stored = await this.storedStreamId(streamId);
+    for await (const batch of chunks(this.inner.readStream(stored, opts), 500))
       for (const e of await this.openBatch(batch)) yield { ...e, streamId };
+  }
+
+  /**
+   * The id a stream is stored under: one whose id holds personal data (an e-mail claim, a username key's claim) is
+   * kept under its pseudonym (`Pseudonyms.streamId`), found again from the same readable id. Other ids pass as
+   * they are, without looking up the secret.
+   */
+  async storedStreamId(streamId: string): Promise<string> {
+    if (personalStreamPrefix(streamId) === undefined) return streamId;
+    return (await this.pseudonyms()).streamId(streamId);
+  }
+
+  /** The keyed hashes this store pseudonymises stream ids with. */
+  pseudonyms(): Promise<Pseudonyms> {
+    if (!this.pseudonymsReady) {
+      const source = this.pseudonymSource;
+      const ready = typeof source === 'function' ? source() : Promise.resolve(source);
+      // A failed lookup (the database was down) is tried again by the next caller.
+      ready.catch(() => {
+        if (this.pseudonymsReady === ready) this.pseudonymsReady = undefined;
+      });
+      this.pseudonymsReady = ready;
+    }
+    return this.pseudonymsReady;
   }
 
   async *readAll(from: LogPosition, opts?: ReadAllOptions): AsyncIterable<RecordedEvent> {
