@@ -10,9 +10,13 @@ import type { ClaimEvent, UserEventType } from './events/user-events';
  * deleting the owner destroys the key, and the field reads as its `shredded` value from then on.
  * - `data`: a field of the event's data (e.g. `requesterId`);
  * - `stream`: the rest of the stream id after this prefix (`user-{id}` events carry no user id in their data);
- * - `actor`: the event's `metadata.actorId` (only where the rules make the actor the owner: owner-only edits).
+ * - `actor`: the event's `metadata.actorId` (only where the rules make the actor the owner: owner-only edits);
+ * - `members`: two fields of the event's data naming the two people a private conversation belongs to. The field is
+ *   sealed under a key made from both their keys, so deleting either one shreds it (as the product removes the
+ *   conversation for both).
  */
-export type PersonalDataOwner = { data: string } | { stream: string } | { actor: true };
+export type PersonalDataOwner =
+  { data: string } | { stream: string } | { actor: true } | { members: readonly [string, string] };
 
 export type PersonalField = {
   /** Dot-separated path into the event's `data` (e.g. `details.description`). Absent or null: nothing to hide. */
@@ -22,7 +26,15 @@ export type PersonalField = {
    * NOT NULL, and a decider sees an empty text), null where the event type allows null.
    */
   shredded: '' | null;
+  /**
+   * Set on what only the people it belongs to may read, never an administrator (private messages): every admin read
+   * of the log shows this text instead (`hidePrivateFields`).
+   */
+  private?: string;
 };
+
+/** What admins see in place of a private message's text (the Events browser and every admin read of the log). */
+export const PRIVATE_MESSAGE = '[private message]';
 
 export type PersonalDataRule = { owner: PersonalDataOwner; fields: readonly PersonalField[] };
 
@@ -137,7 +149,11 @@ export const PERSONAL_DATA: Readonly<Record<KnownEventType, PersonalDataRule | N
   // chat (stream `conversation-{id}`)
   ConversationStarted: { none: IDS_AND_TIMES },
   ConversationAboutAd: { none: IDS_AND_TIMES },
-  MessageSent: { owner: { data: 'senderId' }, fields: [text('text')] },
+  // Private to the two members: sealed under both their keys, and never shown to an admin.
+  MessageSent: {
+    owner: { members: ['senderId', 'recipientId'] },
+    fields: [{ path: 'text', shredded: '', private: PRIVATE_MESSAGE }],
+  },
   MessagesDelivered: { none: IDS_AND_TIMES },
   MessagesRead: { none: IDS_AND_TIMES },
   // notifications
@@ -167,18 +183,46 @@ export function personalDataRule(type: string): PersonalDataRule | undefined {
   return entry && 'fields' in entry ? entry : undefined;
 }
 
-/** The owner's user id of a personal field, or null when the event names none (a visitor, a system actor). */
-export function personalDataOwner(
+/**
+ * The user ids whose keys seal an event's personal fields: one owner, both members of a conversation, or none when
+ * the event names nobody to shred by (a visitor, a system actor, a conversation missing a member).
+ */
+export function personalDataOwners(
   rule: PersonalDataRule,
   event: { streamId: string; data: unknown; metadata?: { actorId?: string } },
-): string | null {
+): string[] {
   const { owner } = rule;
+  if ('members' in owner) {
+    const ids = owner.members.map((path) => readPath(event.data, path));
+    return ids.every(isUserId) && ids[0] !== ids[1] ? (ids as string[]) : [];
+  }
   let id: unknown;
   if ('data' in owner) id = readPath(event.data, owner.data);
   else if ('stream' in owner)
     id = event.streamId.startsWith(owner.stream) ? event.streamId.slice(owner.stream.length) : null;
   else id = event.metadata?.actorId;
-  return typeof id === 'string' && id !== '' && id !== 'system' ? id : null;
+  return isUserId(id) ? [id] : [];
+}
+
+const isUserId = (id: unknown): id is string => typeof id === 'string' && id !== '' && id !== 'system';
+
+/**
+ * The event as an administrator may see it: each private field (`PersonalField.private`) replaced by its text,
+ * whatever it holds (sealed, opened or shredded). The one rule every admin read of the log goes through.
+ */
+export function hidePrivateFields<E extends { type: string; data: unknown }>(event: E): E {
+  const rule = personalDataRule(event.type);
+  const hidden = rule?.fields.filter(
+    (f) => f.private !== undefined && readPath(event.data, f.path) !== undefined,
+  );
+  if (!hidden || hidden.length === 0) return event;
+  return {
+    ...event,
+    data: writePaths(
+      event.data,
+      hidden.map((f) => [f.path, f.private] as const),
+    ),
+  };
 }
 
 /** The value at a dot-separated path of `data`, or undefined. */

@@ -48,6 +48,20 @@ const requested = (requesterId: string, n = 1): NewEvent => ({
   metadata: { actorId: requesterId },
 });
 
+const sent = (senderId: string, recipientId: string, text: string): NewEvent => ({
+  type: 'MessageSent',
+  data: {
+    conversationId: randomUUID(),
+    messageId: randomUUID(),
+    senderId,
+    recipientId,
+    text,
+    clientMessageId: randomUUID(),
+    sentAt: new Date().toISOString(),
+  },
+  metadata: { actorId: senderId },
+});
+
 type RequestData = { name: string; email: string; phone: string; message: string; requesterId: string };
 
 describe('EncryptingEventStore', () => {
@@ -266,6 +280,35 @@ describe('EncryptingEventStore', () => {
     await Promise.all([other.close(), fresh.close()]);
   });
 
+  it("seals a private message under both members' keys: both read it, and deleting either one shreds it", async () => {
+    const conversation = () => `conversation-${randomUUID()}`;
+    const readText = async (s: EncryptingEventStore, stream: string) =>
+      ((await all(s, stream))[0]!.data as { text: string }).text;
+    for (const forgotten of ['sender', 'recipient'] as const) {
+      const [sender, recipient] = [randomUUID(), randomUUID()];
+      const stream = conversation();
+      await store.append(stream, [sent(sender, recipient, `Come at six (${forgotten})`)], 'no_stream');
+      const [row] = await rowsOf(stream);
+      expect(row!.text).not.toContain('Come at six');
+      const keyIds = await Promise.all(
+        [sender, recipient].map(async (u) => (await store.keys.keyForWrite(u))!.keyId),
+      );
+      const ids = keyIds.sort();
+      expect(row!.data.text).toMatch(new RegExp(`^pii:v1:${ids[0]}\\+${ids[1]}:`));
+      expect(await readText(store, stream)).toBe(`Come at six (${forgotten})`);
+      const other = otherProcess();
+      expect(await readText(other.store, stream)).toBe(`Come at six (${forgotten})`);
+      await store.forgetPerson(forgotten === 'sender' ? sender : recipient);
+      expect(await readText(store, stream)).toBe('');
+      expect(await readText(other.store, stream)).toBe('');
+      // A message to a deleted person is recorded as its placeholder, never in clear.
+      const later = conversation();
+      await store.append(later, [sent(sender, recipient, 'Still there?')], 'no_stream');
+      expect((await rowsOf(later))[0]!.data.text).toBe('');
+      await other.close();
+    }
+  });
+
   it('keeps e-mail claim streams under a keyed hash of the address, found again by the address', async () => {
     const email = `claim-${randomUUID()}@gmail.com`;
     const userId = randomUUID();
@@ -414,6 +457,48 @@ describe('encryptLegacyPersonalData', () => {
     expect(progress.finished_at).toBeInstanceOf(Date);
     await store.close();
     await raw.close();
+  });
+
+  it("seals private messages sealed with their sender's key alone again, for both members", async () => {
+    const other = await createTestDatabase({ max: 4 });
+    try {
+      const raw = new PostgresEventStore(other.pool);
+      const keys = new PersonalDataKeys(other.pool);
+      const store = new EncryptingEventStore(raw, keys, () => resolvePseudonyms(other.pool));
+      const [sender, recipient, gone] = [randomUUID(), randomUUID(), randomUUID()];
+      const asBefore = async (from: string, text: string) => {
+        const event = sent(from, recipient, text);
+        const key = (await keys.keyForWrite(from))!;
+        (event.data as { text: string }).text = sealValue(key.key, key.keyId, text);
+        const stream = `conversation-${randomUUID()}`;
+        await raw.append(stream, [event], 'no_stream');
+        return stream;
+      };
+      const kept = await asBefore(sender, 'See you at the clinic');
+      const shredded = await asBefore(gone, 'Bring her blanket');
+      await keys.forget(gone);
+
+      expect(await encryptLegacyPersonalData(other.pool, keys)).toEqual({
+        alreadyDone: false,
+        eventsChanged: 2,
+      });
+      const text = async (stream: string) => {
+        for await (const e of store.readStream(stream)) return (e.data as { text: string }).text;
+      };
+      const { rows } = await other.pool.query<{ text: string }>(`SELECT data->>'text' AS text FROM events`);
+      expect(rows.map((r) => r.text).sort()).toEqual([
+        '', // the forgotten sender's: its placeholder
+        expect.stringMatching(/^pii:v1:[0-9a-f-]{36}\+[0-9a-f-]{36}:/),
+      ]);
+      expect(await text(kept)).toBe('See you at the clinic');
+      expect(await text(shredded)).toBe('');
+      // Deleting the recipient now shreds it too, as it would a message sent today.
+      await keys.forget(recipient);
+      expect(await text(kept)).toBe('');
+      await store.close();
+    } finally {
+      await other.drop();
+    }
   });
 
   it('resumes from its recorded position after a crash between batches', async () => {

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import {
-  personalDataOwner,
+  personalDataOwners,
   personalDataRule,
   readPath,
   writePath,
@@ -22,6 +22,8 @@ import { logger } from '../logger';
 import {
   isEnvelope,
   openEnvelope,
+  pairKey,
+  pairKeyId,
   parseEnvelope,
   sealedWith,
   sealedWithPath,
@@ -29,7 +31,7 @@ import {
   sealValue,
   type Envelope,
 } from './envelope';
-import { PersonalDataKeys, type KeyState } from './key-store';
+import { PersonalDataKeys } from './key-store';
 import { personalStreamPrefix, type Pseudonyms } from './pseudonyms';
 
 /** The pseudonyms, or where to get them on first need (the secret kept in the database: `resolvePseudonyms`). */
@@ -38,9 +40,10 @@ export type PseudonymSource = Pseudonyms | (() => Promise<Pseudonyms>);
 type Sealable = { type: string; data: unknown; metadata?: { actorId?: string } };
 
 /**
- * The event with its personal fields sealed under their owner's key (made on first need): one field alone, several
- * together (`sealFields`). A field already sealed stays as it is; a field whose owner's key was destroyed is written
- * as its placeholder, never in clear. Answers the same object when nothing changes.
+ * The event with its personal fields sealed under their owner's key (made on first need), or the key made from
+ * both members' keys for a conversation's field: one field alone, several together (`sealFields`). A field already
+ * sealed stays as it is; a field whose owner's key (either member's) was destroyed is written as its placeholder,
+ * never in clear. Answers the same object when nothing changes.
  */
 export async function sealPersonalFields<E extends Sealable>(
   keys: PersonalDataKeys,
@@ -49,14 +52,14 @@ export async function sealPersonalFields<E extends Sealable>(
 ): Promise<E> {
   const rule = personalDataRule(event.type);
   if (!rule) return event;
-  const owner = personalDataOwner(rule, { streamId, data: event.data, metadata: event.metadata });
-  if (!owner) return event; // nobody to shred by (a visitor's contact message): kept as written
+  const owners = personalDataOwners(rule, { streamId, data: event.data, metadata: event.metadata });
+  if (owners.length === 0) return event; // nobody to shred by (a visitor's contact message): kept as written
   const open = rule.fields.filter((f) => {
     const value = readPath(event.data, f.path);
     return value !== undefined && value !== null && !isEnvelope(value);
   });
   if (open.length === 0) return event;
-  const key = await keys.keyForWrite(owner);
+  const key = await keyForWrite(keys, owners);
   let data = event.data;
   const [first, ...others] = open;
   if (!key) for (const f of open) data = writePath(data, f.path, f.shredded);
@@ -68,6 +71,41 @@ export async function sealPersonalFields<E extends Sealable>(
     for (const f of others) data = writePath(data, f.path, sealedWith(first!.path));
   }
   return { ...event, data };
+}
+
+/**
+ * The event with fields sealed under a key its rule no longer names opened and sealed again (a conversation's
+ * message sealed with its sender's key alone, before it was sealed for both members): for the start-time rewrite.
+ * A field whose old key (or a member's) was destroyed is written as its placeholder. Answers the same object when
+ * nothing changes.
+ */
+export async function resealPersonalFields(
+  keys: PersonalDataKeys,
+  event: RecordedEvent,
+): Promise<RecordedEvent> {
+  const rule = personalDataRule(event.type);
+  if (!rule) return event;
+  const forPair = 'members' in rule.owner;
+  const stale = rule.fields.some((f) => {
+    const envelope = parseEnvelope(readPath(event.data, f.path));
+    return envelope !== null && (envelope.pair !== null) !== forPair;
+  });
+  if (!stale) return event;
+  const [opened] = await openPersonalFields(keys, [event]);
+  return sealPersonalFields(keys, event.streamId, opened!);
+}
+
+/** The key to seal with: the owner's, or the pair's of both members; null when one of them was destroyed. */
+async function keyForWrite(
+  keys: PersonalDataKeys,
+  owners: string[],
+): Promise<{ keyId: string; key: Buffer } | null> {
+  const found = await Promise.all(owners.map((owner) => keys.keyForWrite(owner)));
+  if (found.some((k) => k === null)) return null;
+  if (found.length === 1) return found[0]!;
+  const [a, b] = (found as { keyId: string; key: Buffer }[]).sort((x, y) => (x.keyId < y.keyId ? -1 : 1));
+  const keyId = pairKeyId(a!.keyId, b!.keyId);
+  return { keyId, key: pairKey(a!.key, b!.key, keyId) };
 }
 
 /**
@@ -204,13 +242,13 @@ async function openPersonalFields(keys: PersonalDataKeys, batch: RecordedEvent[]
   const work: {
     index: number;
     rule: PersonalDataRule;
-    owner: string | null;
+    owners: string[];
     sealed: (Envelope | string | null)[];
   }[] = [];
   batch.forEach((e, index) => {
     const rule = personalDataRule(e.type);
     if (!rule) return;
-    const owner = personalDataOwner(rule, e);
+    const ownersOfEvent = personalDataOwners(rule, e);
     let any = false;
     const sealed: (Envelope | string | null)[] = [];
     for (const f of rule.fields) {
@@ -218,27 +256,38 @@ async function openPersonalFields(keys: PersonalDataKeys, batch: RecordedEvent[]
       const envelope = parseEnvelope(value);
       const holder = envelope ? null : sealedWithPath(value);
       sealed.push(envelope ?? holder);
-      if (envelope) keyIds.push(envelope.keyId);
+      if (envelope) keyIds.push(...(envelope.pair ?? [envelope.keyId]));
       else if (holder !== null) {
         // opened with its holder's envelope
-      } else if (value === undefined || value === null || !owner) continue;
-      else owners.push(owner); // legacy plaintext: shown unless its owner was forgotten
+      } else if (value === undefined || value === null || ownersOfEvent.length === 0) continue;
+      else owners.push(...ownersOfEvent); // legacy plaintext: shown unless an owner was forgotten
       any = true;
     }
-    if (any) work.push({ index, rule, owner, sealed });
+    if (any) work.push({ index, rule, owners: ownersOfEvent, sealed });
   });
   if (work.length === 0) return batch;
   const { byKey, byUser } = await keys.lookup(keyIds, owners);
+  // A pair's key is derived once per batch (a conversation's messages come together).
+  const pairs = new Map<string, Buffer | null>();
+  const keyOf = (envelope: Envelope): Buffer | null => {
+    if (!envelope.pair) return byKey.get(envelope.keyId)?.key ?? null;
+    let key = pairs.get(envelope.keyId);
+    if (key === undefined) {
+      const [a, b] = envelope.pair.map((id) => byKey.get(id)?.key ?? null);
+      pairs.set(envelope.keyId, (key = a && b ? pairKey(a, b, envelope.keyId) : null));
+    }
+    return key;
+  };
   const out = batch.slice();
-  for (const { index, rule, owner, sealed } of work) {
+  for (const { index, rule, owners: ownersOfEvent, sealed } of work) {
     const e = batch[index]!;
-    const forgotten = owner !== null && byUser.get(owner)?.destroyed === true;
+    const forgotten = ownersOfEvent.some((owner) => byUser.get(owner)?.destroyed === true);
     const opened: [path: string, value: unknown][] = [];
     // Fields sealed together are opened once, with their holder's envelope: their values by path (null: unreadable).
     let together: { envelope: Envelope; values: Record<string, unknown> | null } | null = null;
     const sealedTogether = (envelope: Envelope) => {
       if (together?.envelope !== envelope) {
-        const values = open(byKey.get(envelope.keyId), envelope, null, e);
+        const values = open(keyOf(envelope), envelope, null, e);
         const byPath = typeof values === 'object' && values !== null && !Array.isArray(values);
         together = { envelope, values: byPath ? (values as Record<string, unknown>) : null };
       }
@@ -250,7 +299,7 @@ async function openPersonalFields(keys: PersonalDataKeys, batch: RecordedEvent[]
       if (typeof s === 'string' || s?.fields) {
         const values = holder && typeof holder === 'object' && holder.fields ? sealedTogether(holder) : null;
         opened.push([f.path, values && Object.hasOwn(values, f.path) ? values[f.path] : f.shredded]);
-      } else if (s) opened.push([f.path, open(byKey.get(s.keyId), s, f.shredded, e)]);
+      } else if (s) opened.push([f.path, open(keyOf(s), s, f.shredded, e)]);
       else if (forgotten) {
         const value = readPath(e.data, f.path);
         if (value !== undefined && value !== null) opened.push([f.path, f.shredded]);
@@ -261,15 +310,10 @@ async function openPersonalFields(keys: PersonalDataKeys, batch: RecordedEvent[]
   return out;
 }
 
-function open(
-  state: KeyState | undefined,
-  envelope: Envelope,
-  shredded: '' | null,
-  e: RecordedEvent,
-): unknown {
-  if (!state?.key) return shredded;
+function open(key: Buffer | null, envelope: Envelope, shredded: '' | null, e: RecordedEvent): unknown {
+  if (!key) return shredded;
   try {
-    return openEnvelope(state.key, envelope);
+    return openEnvelope(key, envelope);
   } catch (error) {
     // A tampered or mis-keyed field must not stop every reader of the log: it reads as gone.
     logger.error({ err: error, position: e.position.toString(), type: e.type }, 'personal field unreadable');

@@ -1,14 +1,14 @@
 import { PERSONAL_DATA, PERSONAL_STREAM_PREFIXES, personalDataRule } from '@pawhaven/contracts';
 import type pg from 'pg';
-import { sealPersonalFields } from './encrypting-event-store';
+import { resealPersonalFields, sealPersonalFields } from './encrypting-event-store';
 import type { PersonalDataKeys } from './key-store';
 import { resolvePseudonyms, type Pseudonyms } from './pseudonyms';
 
 /**
  * The rewrite's name in `personal_data_migrations`. Version 1 sealed the fields listed then and kept e-mail claims
- * under an unsalted digest; version 2 also seals usernames and password hashes and keeps every claim stream under
- * a keyed hash. It redoes everything version 1 did (a field already sealed stays as it is), so a log that never
- * ran version 1 needs only this.
+ * under an unsalted digest; version 2 also seals usernames and password hashes, keeps every claim stream under a
+ * keyed hash, and seals private messages again for both members of their conversation. It redoes everything
+ * version 1 did (a field already sealed stays as it is), so a log that never ran version 1 needs only this.
  */
 export const LEGACY_ENCRYPTION = 'seal-personal-data-v2';
 
@@ -82,7 +82,18 @@ export async function encryptLegacyPersonalData(
         const data = opts.rewrite?.types.includes(r.type)
           ? opts.rewrite.apply({ streamId: r.stream_id, type: r.type, data: r.data })
           : r.data;
-        const sealed = await sealPersonalFields(keys, r.stream_id, { ...r, data });
+        const resealed = await resealPersonalFields(keys, {
+          eventId: '',
+          streamId: r.stream_id,
+          streamRevision: 0n,
+          type: r.type,
+          data,
+          metadata: r.metadata,
+          position: BigInt(r.position),
+          transactionId: 0n,
+          createdAt: new Date(0),
+        });
+        const sealed = await sealPersonalFields(keys, r.stream_id, resealed);
         const streamId = pseudonyms.streamId(r.stream_id);
         if (sealed.data !== r.data || streamId !== r.stream_id)
           changed.push({ position: r.position, data: JSON.stringify(sealed.data), streamId });
