@@ -22,7 +22,6 @@ import { logger } from '../logger';
 import {
   isEnvelope,
   openEnvelope,
-  pairKey,
   pairKeyId,
   parseEnvelope,
   sealedWith,
@@ -105,7 +104,7 @@ async function keyForWrite(
   if (found.length === 1) return found[0]!;
   const [a, b] = (found as { keyId: string; key: Buffer }[]).sort((x, y) => (x.keyId < y.keyId ? -1 : 1));
   const keyId = pairKeyId(a!.keyId, b!.keyId);
-  return { keyId, key: pairKey(a!.key, b!.key, keyId) };
+  return { keyId, key: keys.pairKeyOf(keyId, a!.key, b!.key) };
 }
 
 /**
@@ -267,16 +266,10 @@ async function openPersonalFields(keys: PersonalDataKeys, batch: RecordedEvent[]
   });
   if (work.length === 0) return batch;
   const { byKey, byUser } = await keys.lookup(keyIds, owners);
-  // A pair's key is derived once per batch (a conversation's messages come together).
-  const pairs = new Map<string, Buffer | null>();
   const keyOf = (envelope: Envelope): Buffer | null => {
     if (!envelope.pair) return byKey.get(envelope.keyId)?.key ?? null;
-    let key = pairs.get(envelope.keyId);
-    if (key === undefined) {
-      const [a, b] = envelope.pair.map((id) => byKey.get(id)?.key ?? null);
-      pairs.set(envelope.keyId, (key = a && b ? pairKey(a, b, envelope.keyId) : null));
-    }
-    return key;
+    const [a, b] = envelope.pair.map((id) => byKey.get(id)?.key ?? null);
+    return a && b ? keys.pairKeyOf(envelope.keyId, a, b) : null;
   };
   const out = batch.slice();
   for (const { index, rule, owners: ownersOfEvent, sealed } of work) {
