@@ -57,8 +57,9 @@ export async function ensureAdmin(
   }
   const keys = usernameClaimKeys(pseudonyms, username);
   const password = config.ADMIN_PASSWORD ?? `${randomBytes(12).toString('base64url')}A1!`;
+  let recorded;
   try {
-    await handleCommand(
+    recorded = await handleCommand(
       store,
       userStream(userId),
       userDecider,
@@ -79,6 +80,8 @@ export async function ensureAdmin(
     await releaseUsername(store, { userId, registrationId, keys, reason: 'not-registered' });
     throw e;
   }
+  // Another process starting at the same moment created it first: its password is the one, not this one.
+  if (recorded.events.length === 0) return null;
   await confirmUsername(store, { userId, username, keys });
   return { email, password };
 }
