@@ -1,4 +1,11 @@
-import type { Config, Database, EventStore, RebuildRunner, TokenService } from '@pawhaven/platform';
+import type {
+  Config,
+  Database,
+  EventStore,
+  Pseudonyms,
+  RebuildRunner,
+  TokenService,
+} from '@pawhaven/platform';
 import type { GoogleVerifier } from './accounts/google';
 import type { CodeHasher } from './accounts/secrets';
 import type { Mailer } from './mail/mailer';
@@ -10,6 +17,8 @@ export type CommandDeps = {
   store: EventStore;
   tokens: TokenService;
   codes: CodeHasher;
+  /** Keyed hashes of what claims are stored under (username keys: accounts/username-keys.ts). */
+  pseudonyms: Pseudonyms;
   mailer: Mailer;
   /** Absent when GOOGLE_CLIENT_ID is not configured. */
   google?: GoogleVerifier;

@@ -7,6 +7,7 @@ export { createMailer, type Mailer } from './mail/mailer';
 export { googleVerifier, type GoogleVerifier } from './accounts/google';
 export type { UserEvent, UserEventType } from './accounts/user';
 export { ensureDemoUsers, DEMO_PASSWORD } from './accounts/demo-users';
+export { pseudonymiseUsernameKeys } from './accounts/username-keys';
 export { seedDemoAds } from './adoption/demo-ads';
 export { seedDemoPosts } from './community/demo-posts';
 export { chatCommands, type ChatCommands } from './chat/routes';

@@ -10,9 +10,13 @@ import type { ClaimEvent, UserEventType } from './events/user-events';
  * deleting the owner destroys the key, and the field reads as its `shredded` value from then on.
  * - `data`: a field of the event's data (e.g. `requesterId`);
  * - `stream`: the rest of the stream id after this prefix (`user-{id}` events carry no user id in their data);
- * - `actor`: the event's `metadata.actorId` (only where the rules make the actor the owner: owner-only edits).
+ * - `actor`: the event's `metadata.actorId` (only where the rules make the actor the owner: owner-only edits);
+ * - `members`: two fields of the event's data naming the two people a private conversation belongs to. The field is
+ *   sealed under a key made from both their keys, so deleting either one shreds it (as the product removes the
+ *   conversation for both).
  */
-export type PersonalDataOwner = { data: string } | { stream: string } | { actor: true };
+export type PersonalDataOwner =
+  { data: string } | { stream: string } | { actor: true } | { members: readonly [string, string] };
 
 export type PersonalField = {
   /** Dot-separated path into the event's `data` (e.g. `details.description`). Absent or null: nothing to hide. */
@@ -22,7 +26,15 @@ export type PersonalField = {
    * NOT NULL, and a decider sees an empty text), null where the event type allows null.
    */
   shredded: '' | null;
+  /**
+   * Set on what only the people it belongs to may read, never an administrator (private messages): every admin read
+   * of the log shows this text instead (`hidePrivateFields`).
+   */
+  private?: string;
 };
+
+/** What admins see in place of a private message's text (the Events browser and every admin read of the log). */
+export const PRIVATE_MESSAGE = '[private message]';
 
 export type PersonalDataRule = { owner: PersonalDataOwner; fields: readonly PersonalField[] };
 
@@ -50,18 +62,29 @@ const IDS_AND_TIMES = 'ids, flags and times only';
  * The list, event type by event type. Typed over every known event type, so a new event does not compile until it
  * is listed here (and `personal-data.unit.test.ts` checks the runtime lists and the event sources too).
  *
- * Not shredded, on purpose: usernames (the public handle; unique by claim streams whose ids are the name's keys —
- * the person behind it is gone once e-mail, phone and texts are), password hashes (argon2id, not readable), image
- * paths (an opaque random id: the picture itself is in the `images` table, removed when the user is deleted, and
- * staged images are confirmed by finding their path in the log), pets' names, public directory content.
+ * Usernames are shredded too (they are often real names), and password hashes (a hash still confirms a guessed
+ * password). What keeps a name unique is its claim streams, kept under keyed hashes of the name's keys
+ * (PERSONAL_STREAM_PREFIXES), which also stand in the events' `usernameKeys`: they survive the person and keep the
+ * name taken, but nobody without the server's secret can tell which name they are.
+ *
+ * Not shredded, on purpose: image paths (an opaque random id: the picture itself is in the `images` table, removed
+ * when the user is deleted, and staged images are confirmed by finding their path in the log), pets' names, public
+ * directory content.
  */
 export const PERSONAL_DATA: Readonly<Record<KnownEventType, PersonalDataRule | NoPersonalData>> = {
   // accounts (stream `user-{id}`)
+  // A shredded username reads '' and a shredded password hash null or '' (no password): by then the account is
+  // deleted, and nothing decides on it or shows it any more.
   UserRegistered: {
     owner: { data: 'userId' },
-    fields: [text('email'), { path: 'googleSubject', shredded: null }],
+    fields: [
+      text('email'),
+      { path: 'googleSubject', shredded: null },
+      text('username'),
+      { path: 'passwordHash', shredded: null },
+    ],
   },
-  RegistrationRenewed: { none: 'username and password hash only (see above)' },
+  RegistrationRenewed: { owner: { stream: 'user-' }, fields: [text('username'), text('passwordHash')] },
   RegistrationTokenIssued: { none: 'a token hash' },
   RegistrationCodeIssued: { none: 'a code hash' },
   RegistrationCodeRejected: { none: IDS_AND_TIMES },
@@ -70,11 +93,11 @@ export const PERSONAL_DATA: Readonly<Record<KnownEventType, PersonalDataRule | N
   UnverifiedPasswordDiscarded: { none: 'no data' },
   SessionStarted: { none: 'a session id and secret hash' },
   SessionRevoked: { none: IDS_AND_TIMES },
-  PasswordChanged: { none: 'a password hash' },
+  PasswordChanged: { owner: { stream: 'user-' }, fields: [text('passwordHash')] },
   PasswordResetCodeIssued: { none: 'a code hash' },
   PasswordResetCodeRejected: { none: IDS_AND_TIMES },
   PasswordResetCodeVerified: { none: IDS_AND_TIMES },
-  PasswordReset: { none: 'a password hash' },
+  PasswordReset: { owner: { stream: 'user-' }, fields: [text('passwordHash')] },
   ProfileUpdated: {
     owner: { stream: 'user-' },
     fields: [text('phone'), text('city'), text('about')],
@@ -82,10 +105,10 @@ export const PERSONAL_DATA: Readonly<Record<KnownEventType, PersonalDataRule | N
   ProfileImageChanged: { none: 'an image path (see above)' },
   ProfileImageRemoved: { none: 'no data' },
   UserDeleted: { none: 'the deleted user, the admin and the time' },
-  // claims: the e-mail is in the claim's stream id, pseudonymised (PERSONAL_STREAM_PREFIXES)
+  // claims: the e-mail and the username's keys are in the claim's stream id, pseudonymised (PERSONAL_STREAM_PREFIXES)
   EmailClaimed: { none: 'the owner id (the address is in the stream id, pseudonymised)' },
-  UsernameHeld: { none: 'username (see above)' },
-  UsernameConfirmed: { none: 'username (see above)' },
+  UsernameHeld: { owner: { data: 'userId' }, fields: [text('username')] },
+  UsernameConfirmed: { owner: { data: 'userId' }, fields: [text('username')] },
   UsernameReleased: { none: IDS_AND_TIMES },
   UsernameClaimed: { none: IDS_AND_TIMES },
   UsernameClaimsMigrated: { none: 'counts' },
@@ -126,7 +149,11 @@ export const PERSONAL_DATA: Readonly<Record<KnownEventType, PersonalDataRule | N
   // chat (stream `conversation-{id}`)
   ConversationStarted: { none: IDS_AND_TIMES },
   ConversationAboutAd: { none: IDS_AND_TIMES },
-  MessageSent: { owner: { data: 'senderId' }, fields: [text('text')] },
+  // Private to the two members: sealed under both their keys, and never shown to an admin.
+  MessageSent: {
+    owner: { members: ['senderId', 'recipientId'] },
+    fields: [{ path: 'text', shredded: '', private: PRIVATE_MESSAGE }],
+  },
   MessagesDelivered: { none: IDS_AND_TIMES },
   MessagesRead: { none: IDS_AND_TIMES },
   // notifications
@@ -142,11 +169,13 @@ export const PERSONAL_DATA: Readonly<Record<KnownEventType, PersonalDataRule | N
 };
 
 /**
- * Streams whose id itself holds personal data: the part after the prefix is replaced by a one-way digest
- * (`user-email-{address}` → `user-email-sha256:{hex}`), the same for the same address, so claims still work.
+ * Streams whose id itself holds personal data: the part after the prefix is stored as its pseudonym, a keyed hash
+ * under a server secret (`user-email-{address}` → `user-email-hmac:{hex}`, `username-key:{key}` →
+ * `username-key:hmac:{hex}`), the same for the same value, so claims still work. Checked in this order: the first
+ * version's `username-{name}` claims come last, as `username-key:` starts the same way.
  */
-export const PERSONAL_STREAM_PREFIXES = ['user-email-'] as const;
-export const PSEUDONYM_MARK = 'sha256:';
+export const PERSONAL_STREAM_PREFIXES = ['user-email-', 'username-key:', 'username-'] as const;
+export const PSEUDONYM_MARK = 'hmac:';
 
 /** The rule of an event type, or undefined when it carries nothing personal (or is unknown). */
 export function personalDataRule(type: string): PersonalDataRule | undefined {
@@ -154,18 +183,46 @@ export function personalDataRule(type: string): PersonalDataRule | undefined {
   return entry && 'fields' in entry ? entry : undefined;
 }
 
-/** The owner's user id of a personal field, or null when the event names none (a visitor, a system actor). */
-export function personalDataOwner(
+/**
+ * The user ids whose keys seal an event's personal fields: one owner, both members of a conversation, or none when
+ * the event names nobody to shred by (a visitor, a system actor, a conversation missing a member).
+ */
+export function personalDataOwners(
   rule: PersonalDataRule,
   event: { streamId: string; data: unknown; metadata?: { actorId?: string } },
-): string | null {
+): string[] {
   const { owner } = rule;
+  if ('members' in owner) {
+    const ids = owner.members.map((path) => readPath(event.data, path));
+    return ids.every(isUserId) && ids[0] !== ids[1] ? (ids as string[]) : [];
+  }
   let id: unknown;
   if ('data' in owner) id = readPath(event.data, owner.data);
   else if ('stream' in owner)
     id = event.streamId.startsWith(owner.stream) ? event.streamId.slice(owner.stream.length) : null;
   else id = event.metadata?.actorId;
-  return typeof id === 'string' && id !== '' && id !== 'system' ? id : null;
+  return isUserId(id) ? [id] : [];
+}
+
+const isUserId = (id: unknown): id is string => typeof id === 'string' && id !== '' && id !== 'system';
+
+/**
+ * The event as an administrator may see it: each private field (`PersonalField.private`) replaced by its text,
+ * whatever it holds (sealed, opened or shredded). The one rule every admin read of the log goes through.
+ */
+export function hidePrivateFields<E extends { type: string; data: unknown }>(event: E): E {
+  const rule = personalDataRule(event.type);
+  const hidden = rule?.fields.filter(
+    (f) => f.private !== undefined && readPath(event.data, f.path) !== undefined,
+  );
+  if (!hidden || hidden.length === 0) return event;
+  return {
+    ...event,
+    data: writePaths(
+      event.data,
+      hidden.map((f) => [f.path, f.private] as const),
+    ),
+  };
 }
 
 /** The value at a dot-separated path of `data`, or undefined. */

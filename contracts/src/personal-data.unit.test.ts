@@ -11,9 +11,11 @@ import {
   USER_EVENT_TYPES,
 } from './index';
 import {
+  hidePrivateFields,
   PERSONAL_DATA,
-  personalDataOwner,
+  personalDataOwners,
   personalDataRule,
+  PRIVATE_MESSAGE,
   readPath,
   writePath,
   writePaths,
@@ -68,20 +70,46 @@ describe('personal data in events', () => {
     expect(personalDataRule('SomethingNew')).toBeUndefined();
   });
 
-  it('finds the owner in the data, the stream id or the actor', () => {
+  it('finds the owner in the data, the stream id or the actor, and both members of a conversation', () => {
     const request = personalDataRule('AdoptionRequested')!;
-    expect(personalDataOwner(request, { streamId: 'adoption-a', data: { requesterId: 'u-1' } })).toBe('u-1');
+    expect(personalDataOwners(request, { streamId: 'adoption-a', data: { requesterId: 'u-1' } })).toEqual([
+      'u-1',
+    ]);
     const profile = personalDataRule('ProfileUpdated')!;
-    expect(personalDataOwner(profile, { streamId: 'user-u-2', data: { phone: '1' } })).toBe('u-2');
+    expect(personalDataOwners(profile, { streamId: 'user-u-2', data: { phone: '1' } })).toEqual(['u-2']);
     const update = personalDataRule('AdoptionAdUpdated')!;
     expect(
-      personalDataOwner(update, { streamId: 'adoption-a', data: {}, metadata: { actorId: 'u-3' } }),
-    ).toBe('u-3');
+      personalDataOwners(update, { streamId: 'adoption-a', data: {}, metadata: { actorId: 'u-3' } }),
+    ).toEqual(['u-3']);
     expect(
-      personalDataOwner(update, { streamId: 'adoption-a', data: {}, metadata: { actorId: 'system' } }),
-    ).toBeNull();
+      personalDataOwners(update, { streamId: 'adoption-a', data: {}, metadata: { actorId: 'system' } }),
+    ).toEqual([]);
     const contact = personalDataRule('ContactMessageReceived')!;
-    expect(personalDataOwner(contact, { streamId: 'contact-message-m', data: { userId: null } })).toBeNull();
+    expect(personalDataOwners(contact, { streamId: 'contact-message-m', data: { userId: null } })).toEqual(
+      [],
+    );
+    const message = personalDataRule('MessageSent')!;
+    const sent = { streamId: 'conversation-c', data: { senderId: 'u-4', recipientId: 'u-5', text: 'Hi' } };
+    expect(personalDataOwners(message, sent)).toEqual(['u-4', 'u-5']);
+    expect(personalDataOwners(message, { ...sent, data: { senderId: 'u-4', text: 'Hi' } })).toEqual([]);
+  });
+
+  it("shows admins a private message's placeholder instead of its text, whatever the field holds", () => {
+    const sent = {
+      type: 'MessageSent',
+      data: { senderId: 'u-4', recipientId: 'u-5', text: 'My address is…' },
+    };
+    expect(hidePrivateFields(sent)).toEqual({ ...sent, data: { ...sent.data, text: PRIVATE_MESSAGE } });
+    expect(sent.data.text).toBe('My address is…');
+    const sealed = { ...sent, data: { ...sent.data, text: 'pii:v1:…' } };
+    expect(hidePrivateFields(sealed).data.text).toBe('[private message]');
+    // Everything else is shown as it is.
+    const comment = { type: 'CommentAdded', data: { content: 'Lovely' } };
+    expect(hidePrivateFields(comment)).toBe(comment);
+    const fields = Object.entries(PERSONAL_DATA).flatMap(([type, e]) =>
+      'fields' in e ? e.fields.filter((f) => f.private).map((f) => `${type}.${f.path}`) : [],
+    );
+    expect(fields).toEqual(['MessageSent.text']);
   });
 
   it('reads and writes nested paths without changing the original', () => {

@@ -15,6 +15,7 @@ import {
   ensureAdmin,
   ensureDemoUsers,
   googleVerifier,
+  pseudonymiseUsernameKeys,
   seedDemoAds,
   seedDemoChat,
   seedPublicContent,
@@ -34,6 +35,7 @@ import {
   listRoutes,
   RebuildRunner,
   resolveJwtSecret,
+  resolvePseudonyms,
   runProjector,
   startHeldBackMonitor,
   sessionChecks,
@@ -85,16 +87,22 @@ export async function startApp(opts: StartOptions): Promise<RunningApp> {
   const db = connectDatabase(opts.databaseUrl, { max: 20 });
   await migrate(db.knex, allMigrations);
   await ensureLogOrder(db.knex, allProjections); // a log restored from another server: repair its order first
-  // Personal fields are sealed with per-user keys (crypto-shredding); events from before are sealed once, here.
-  const store = withPersonalDataEncryption(new PostgresEventStore(db.pool), db.pool);
-  await encryptLegacyPersonalData(db.pool, store.keys);
+  // Personal fields are sealed with per-user keys (crypto-shredding), claims kept under keyed hashes; events from
+  // before are sealed and claims renamed once, here.
+  const pseudonyms = await resolvePseudonyms(db.pool, config.PSEUDONYM_SECRET);
+  const store = withPersonalDataEncryption(new PostgresEventStore(db.pool), db.pool, pseudonyms);
+  await encryptLegacyPersonalData(db.pool, store.keys, {
+    pseudonyms,
+    rewrite: pseudonymiseUsernameKeys(pseudonyms),
+  });
   const secret = await resolveJwtSecret(db.knex, config.JWT_SECRET);
   const tokens = new TokenService(secret, config.ACCESS_TOKEN_TTL_SECONDS);
   const codes = new CodeHasher(`${secret}:codes`);
-  const adminCredentials = await ensureAdmin(store, config);
+  const adminCredentials = await ensureAdmin(store, config, pseudonyms);
   // Directory, FAQ and team content: the seed files, appended once (every deployment, not only the demo).
   await seedPublicContent(store, db.knex);
-  const demoUsers = opts.demoData && config.NODE_ENV !== 'production' ? await ensureDemoUsers(store) : [];
+  const demoUsers =
+    opts.demoData && config.NODE_ENV !== 'production' ? await ensureDemoUsers(store, pseudonyms) : [];
   // Demo ads only alongside freshly created demo accounts, so a restart never adds them twice.
   if (demoUsers.length > 0) {
     await seedDemoAds(store, db.knex);
@@ -130,6 +138,7 @@ export async function startApp(opts: StartOptions): Promise<RunningApp> {
     store,
     tokens,
     codes,
+    pseudonyms,
     mailer: createMailer(config, db.knex),
     google: config.GOOGLE_CLIENT_ID ? googleVerifier(config.GOOGLE_CLIENT_ID, opts.googleKeys) : undefined,
     rebuilds: new RebuildRunner(db, store),

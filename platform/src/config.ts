@@ -10,6 +10,12 @@ const envSchema = z.object({
   EMBEDDED_PG_PORT: z.coerce.number().int().default(54329),
   /** Signing key for access tokens; when unset one is generated once and kept in the database. */
   JWT_SECRET: z.string().min(32).optional(),
+  /**
+   * Key of the keyed hashes that e-mail and username claims are stored under (so a copy of the log cannot confirm a
+   * guessed address or name); when unset one is generated once and kept in the database. Never change it: claims
+   * made under another secret are not found (the start refuses a different one).
+   */
+  PSEUDONYM_SECRET: z.string().min(32).optional(),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce
     .number()
     .int()

@@ -1,7 +1,8 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_MESSAGES } from '@pawhaven/contracts';
-import { PostgresEventStore, storedStreamId } from '@pawhaven/platform';
+import { PostgresEventStore } from '@pawhaven/platform';
+import { recordedEvents } from '@pawhaven/platform/testing';
 import {
   createGoogleTestKeys,
   GOOGLE_TEST_CLIENT_ID,
@@ -314,11 +315,8 @@ describe('POST /api/auth/verify-registration', () => {
 
 /** The user id of a pending user (the read model has the row as soon as the projection ran). */
 async function userIdOrFromEvents(email: string): Promise<string | undefined> {
-  const fromEvents = await t.db.pool.query<{ user_id: string }>(
-    `SELECT data->>'userId' AS user_id FROM events WHERE stream_id = $1 LIMIT 1`,
-    [storedStreamId(`user-email-${email}`)],
-  );
-  return fromEvents.rows[0]?.user_id ?? (await userIdOf(email));
+  const [claim] = await recordedEvents(t.db, `user-email-${email}`);
+  return (claim?.data as { userId?: string } | undefined)?.userId ?? (await userIdOf(email));
 }
 
 describe('POST /api/auth/resend-otp', () => {

@@ -1,5 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { handleCommand, HttpError, loadState, type Config, type EventStore } from '@pawhaven/platform';
+import {
+  handleCommand,
+  HttpError,
+  loadState,
+  type Config,
+  type EventStore,
+  type Pseudonyms,
+} from '@pawhaven/platform';
 import {
   claimEmail,
   confirmUsername,
@@ -10,7 +17,7 @@ import {
 } from './claims';
 import { hashPassword } from './secrets';
 import { userDecider, userStream } from './user';
-import { usernameKeys } from './username-keys';
+import { usernameClaimKeys } from './username-keys';
 
 /**
  * Makes sure the admin account exists. Answers the credentials only when it was created just now, so they are
@@ -23,6 +30,7 @@ import { usernameKeys } from './username-keys';
 export async function ensureAdmin(
   store: EventStore,
   config: Config,
+  pseudonyms: Pseudonyms,
 ): Promise<{ email: string; password: string } | null> {
   await migrateLegacyUsernameClaims(store);
   const email = config.ADMIN_EMAIL.toLowerCase();
@@ -36,7 +44,7 @@ export async function ensureAdmin(
       userId,
       registrationId,
       username: name,
-      keys: usernameKeys(name),
+      keys: usernameClaimKeys(pseudonyms, name),
       expiresAt: holdExpiry(now.toISOString()),
       now,
     });
@@ -47,10 +55,11 @@ export async function ensureAdmin(
     username = `${config.ADMIN_USERNAME}-${userId.slice(0, 4)}`;
     await hold(username);
   }
-  const keys = usernameKeys(username);
+  const keys = usernameClaimKeys(pseudonyms, username);
   const password = config.ADMIN_PASSWORD ?? `${randomBytes(12).toString('base64url')}A1!`;
+  let recorded;
   try {
-    await handleCommand(
+    recorded = await handleCommand(
       store,
       userStream(userId),
       userDecider,
@@ -71,6 +80,8 @@ export async function ensureAdmin(
     await releaseUsername(store, { userId, registrationId, keys, reason: 'not-registered' });
     throw e;
   }
+  // Another process starting at the same moment created it first: its password is the one, not this one.
+  if (recorded.events.length === 0) return null;
   await confirmUsername(store, { userId, username, keys });
   return { email, password };
 }

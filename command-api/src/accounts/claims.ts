@@ -15,23 +15,24 @@ import {
   type EventStore,
 } from '@pawhaven/platform';
 import { keepsUsernameKey, userDecider, userStream, usesUsernameKey } from './user';
-import { legacyUsernameKey, usernameKeys } from './username-keys';
 
 /**
  * Unique e-mails and usernames, decided by the event store itself (expected revisions), never by a read model.
  *
  * E-mail: `user-email-{email}` is claimed once, with no_stream, and names the address's account stream for good;
  * every sign-up of that address (racing or later) lands on that one stream, whose revision decides between them.
+ * The store keeps it under the address's pseudonym (`user-email-hmac:…`, a keyed hash): the address is never in
+ * the log.
  *
- * Username: `username-key:{key}` per comparison key (username-keys.ts). A pending sign-up only *holds* its keys,
+ * Username: `username-key:{key}` per claim key: the pseudonym of each comparison key (username-keys.ts
+ * `usernameClaimKeys`), so look-alikes still meet on one stream while the log never reads as the name. A pending
+ * sign-up only *holds* its keys,
  * until its registration expires (plus a grace, see HOLD_GRACE_SECONDS); the hold is released when the sign-up
  * is replaced or fails, and confirmed — for good — when the e-mail is verified (or at once for Google and the
  * admin). Each change is appended at the revision it was decided on, so two sign-ups cannot both take a name.
  */
 export const emailClaimStream = (email: string) => `user-email-${normalizeEmail(email)}`;
 export const usernameClaimStream = (key: string) => `username-key:${key}`;
-/** The first version's claim stream of a username (permanent, taken at sign-up). */
-export const legacyUsernameClaimStream = (username: string) => `username-${legacyUsernameKey(username)}`;
 
 /**
  * A verification decided just before its sign-up expires is appended a moment later; the hold outlives the
@@ -359,7 +360,8 @@ export async function migrateLegacyUsernameClaims(
   let migrated = 0;
   for (const userId of owners) {
     const { state } = await loadState(store, userStream(userId), userDecider);
-    const keys = state.username ? usernameKeys(state.username) : [];
+    // Events from before keys were recorded got theirs at start (username-keys.ts pseudonymiseUsernameKeys).
+    const keys = state.usernameKeys;
     try {
       if (state.status === 'active') {
         await confirmUsername(store, { userId, username: state.username, keys, migrated: true });
@@ -380,7 +382,7 @@ export async function migrateLegacyUsernameClaims(
         migrated++;
       }
     } catch (err) {
-      clashes.push(state.username);
+      clashes.push(userId); // the account, not its name: the log keeps no readable username
       logger.warn({ err, userId, username: state.username }, 'an existing username collides with another');
     }
   }

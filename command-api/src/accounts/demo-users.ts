@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ACCOUNT_LIMITS } from '@pawhaven/contracts';
-import { handleCommand, HttpError, type EventStore } from '@pawhaven/platform';
+import { handleCommand, HttpError, type EventStore, type Pseudonyms } from '@pawhaven/platform';
 import {
   claimEmail,
   claimOwner,
@@ -12,7 +12,7 @@ import {
 import { hashRegistrationToken, newRegistrationToken } from './registration-token';
 import { CodeHasher, hashPassword } from './secrets';
 import { userDecider, userStream } from './user';
-import { usernameKeys } from './username-keys';
+import { usernameClaimKeys } from './username-keys';
 
 export const DEMO_PASSWORD = 'PawHaven#2026';
 
@@ -48,14 +48,17 @@ const DEMO_USERS = [
  * Demo accounts for the embedded default, made through the same commands a real sign-up goes through.
  * Answers the accounts created by this call (none when they exist already).
  */
-export async function ensureDemoUsers(store: EventStore): Promise<{ email: string; username: string }[]> {
+export async function ensureDemoUsers(
+  store: EventStore,
+  pseudonyms: Pseudonyms,
+): Promise<{ email: string; username: string }[]> {
   const created: { email: string; username: string }[] = [];
   const codes = new CodeHasher(randomUUID());
   for (const demo of DEMO_USERS) {
     if (await claimOwner(store, emailClaimStream(demo.email))) continue;
     const userId = randomUUID();
     if ((await claimEmail(store, demo.email, userId)) !== userId) continue;
-    const keys = usernameKeys(demo.username);
+    const keys = usernameClaimKeys(pseudonyms, demo.username);
     const registrationId = randomUUID();
     const now = new Date();
     const registrationExpiresAt = new Date(now.getTime() + ACCOUNT_LIMITS.registrationSeconds * 1000);

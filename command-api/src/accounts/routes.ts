@@ -52,7 +52,7 @@ import {
 import { hashRegistrationToken, newRegistrationToken } from './registration-token';
 import { hashPassword, passwordMatches } from './secrets';
 import { registrationLapsed, userDecider, userStream, type UserCommand, type UserState } from './user';
-import { usernameKeys } from './username-keys';
+import { usernameClaimKeys } from './username-keys';
 import { userDto } from './user-dto';
 
 const SESSION_COOKIE = 'ph_session';
@@ -158,7 +158,7 @@ export function accountRoutes(deps: CommandDeps): Router {
     const email = normalizeEmail(body.email);
     requireAcceptedEmail(email);
     requireStrongPassword(body.password);
-    const keys = usernameKeys(body.username);
+    const keys = usernameClaimKeys(deps.pseudonyms, body.username);
     const at = now();
     // Refusals that need no write come first, so they leave nothing behind.
     const owner = await claimOwner(store, emailClaimStream(email));
@@ -380,7 +380,7 @@ export function accountRoutes(deps: CommandDeps): Router {
           userId,
           registrationId,
           username,
-          keys: usernameKeys(username),
+          keys: usernameClaimKeys(deps.pseudonyms, username),
           expiresAt: holdExpiry(at.toISOString()),
           now: at,
         });
@@ -390,7 +390,7 @@ export function accountRoutes(deps: CommandDeps): Router {
         username = `${base}${Math.floor(1000 + Math.random() * 9000)}`;
       }
     }
-    const keys = usernameKeys(username);
+    const keys = usernameClaimKeys(deps.pseudonyms, username);
     let result;
     try {
       result = await run(userId, {

@@ -9,7 +9,6 @@ import {
   unauthorized,
   type DomainError,
 } from '@pawhaven/platform';
-import { usernameKeys } from './username-keys';
 
 /**
  * The user aggregate, stream `user-{userId}`: registration, e-mail verification, sessions, password and profile.
@@ -162,7 +161,8 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
         status: pending ? 'pending_verification' : 'active',
         userId: d.userId,
         username: d.username,
-        usernameKeys: d.usernameKeys ?? usernameKeys(d.username),
+        // Events recorded without keys got them at start (username-keys.ts pseudonymiseUsernameKeys).
+        usernameKeys: d.usernameKeys ?? [],
         registration: !pending
           ? null
           : d.registration
@@ -191,7 +191,7 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
       return {
         ...state,
         username: d.username,
-        usernameKeys: d.usernameKeys ?? usernameKeys(d.username),
+        usernameKeys: d.usernameKeys ?? [],
         passwordHash: d.passwordHash,
         isVeterinarian: d.isVeterinarian,
         registration: d.registration

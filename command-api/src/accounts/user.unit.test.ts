@@ -238,8 +238,9 @@ describe('registration tokens: the code verifies only the sign-up whose token th
       .then([{ type: 'EmailVerified', data: { verifiedAt: iso(later(20)) } }]);
   });
 
-  it('reads the username keys of an old event from its username', () => {
-    expect(evolveUser(initialUserState(), legacyRegistered).usernameKeys).toEqual(['ayesha']);
+  it('reads an old event without keys as holding none (the start-time migration writes their keyed hashes)', () => {
+    // Computing readable keys here would claim the name under a readable stream id: the keys are only ever hashes.
+    expect(evolveUser(initialUserState(), legacyRegistered).usernameKeys).toEqual([]);
     expect(evolveUser(initialUserState(), legacyRegistered).registration).toEqual({
       registrationId: 'legacy',
       tokenHashes: [],

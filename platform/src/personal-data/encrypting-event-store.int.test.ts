@@ -6,10 +6,12 @@ import { START, type NewEvent, type RecordedEvent } from '../event-store/event-s
 import { PostgresEventStore } from '../event-store/postgres-event-store';
 import { connectDatabase } from '../db/database';
 import { runProjector } from '../projections/projector';
-import { EncryptingEventStore, storedStreamId } from './encrypting-event-store';
+import { createHash } from 'node:crypto';
+import { EncryptingEventStore } from './encrypting-event-store';
 import { sealValue } from './envelope';
 import { PersonalDataKeys } from './key-store';
-import { encryptLegacyPersonalData } from './legacy-events';
+import { encryptLegacyPersonalData, LEGACY_ENCRYPTION } from './legacy-events';
+import { resolvePseudonyms } from './pseudonyms';
 import { personalDataShredderProjection } from './shredder.projection';
 import { withPersonalDataEncryption } from './wrap';
 import { beginSlowAppend } from '../event-store/slow-append.testing';
@@ -44,6 +46,20 @@ const requested = (requesterId: string, n = 1): NewEvent => ({
     requestedAt: new Date().toISOString(),
   },
   metadata: { actorId: requesterId },
+});
+
+const sent = (senderId: string, recipientId: string, text: string): NewEvent => ({
+  type: 'MessageSent',
+  data: {
+    conversationId: randomUUID(),
+    messageId: randomUUID(),
+    senderId,
+    recipientId,
+    text,
+    clientMessageId: randomUUID(),
+    sentAt: new Date().toISOString(),
+  },
+  metadata: { actorId: senderId },
 });
 
 type RequestData = { name: string; email: string; phone: string; message: string; requesterId: string };
@@ -264,15 +280,51 @@ describe('EncryptingEventStore', () => {
     await Promise.all([other.close(), fresh.close()]);
   });
 
-  it('keeps e-mail claim streams under a digest of the address, found again by the address', async () => {
+  it("seals a private message under both members' keys: both read it, and deleting either one shreds it", async () => {
+    const conversation = () => `conversation-${randomUUID()}`;
+    const readText = async (s: EncryptingEventStore, stream: string) =>
+      ((await all(s, stream))[0]!.data as { text: string }).text;
+    for (const forgotten of ['sender', 'recipient'] as const) {
+      const [sender, recipient] = [randomUUID(), randomUUID()];
+      const stream = conversation();
+      await store.append(stream, [sent(sender, recipient, `Come at six (${forgotten})`)], 'no_stream');
+      const [row] = await rowsOf(stream);
+      expect(row!.text).not.toContain('Come at six');
+      const keyIds = await Promise.all(
+        [sender, recipient].map(async (u) => (await store.keys.keyForWrite(u))!.keyId),
+      );
+      const ids = keyIds.sort();
+      expect(row!.data.text).toMatch(new RegExp(`^pii:v1:${ids[0]}\\+${ids[1]}:`));
+      expect(await readText(store, stream)).toBe(`Come at six (${forgotten})`);
+      const other = otherProcess();
+      expect(await readText(other.store, stream)).toBe(`Come at six (${forgotten})`);
+      await store.forgetPerson(forgotten === 'sender' ? sender : recipient);
+      expect(await readText(store, stream)).toBe('');
+      expect(await readText(other.store, stream)).toBe('');
+      // A message to a deleted person is recorded as its placeholder, never in clear.
+      const later = conversation();
+      await store.append(later, [sent(sender, recipient, 'Still there?')], 'no_stream');
+      expect((await rowsOf(later))[0]!.data.text).toBe('');
+      await other.close();
+    }
+  });
+
+  it('keeps e-mail claim streams under a keyed hash of the address, found again by the address', async () => {
     const email = `claim-${randomUUID()}@gmail.com`;
     const userId = randomUUID();
     const stream = `user-email-${email}`;
     await store.append(stream, [{ type: 'EmailClaimed', data: { userId } }], 'no_stream');
     expect(await rowsOf(stream)).toEqual([]);
-    const stored = await rowsOf(storedStreamId(stream));
+    const storedId = await store.storedStreamId(stream);
+    const stored = await rowsOf(storedId);
     expect(stored).toHaveLength(1);
-    expect(storedStreamId(stream)).toMatch(/^user-email-sha256:[0-9a-f]{64}$/);
+    expect(storedId).toMatch(/^user-email-hmac:[0-9a-f]{64}$/);
+    // Not a digest anyone could take of a guessed address.
+    const unsalted = createHash('sha256').update(email).digest('hex');
+    const { rows: guessed } = await db.pool.query(`SELECT 1 FROM events WHERE stream_id LIKE $1`, [
+      `%${unsalted}%`,
+    ]);
+    expect(guessed).toEqual([]);
     const [claim] = await all(store, stream);
     expect(claim).toMatchObject({ streamId: stream, data: { userId } });
     // Optimistic concurrency is the inner store's: a second claim of the same address conflicts.
@@ -347,7 +399,9 @@ describe('encryptLegacyPersonalData', () => {
   it('seals the personal fields of old events in place, resumably, once; forgotten people get the placeholder', async () => {
     const raw = new PostgresEventStore(db.pool);
     const keys = new PersonalDataKeys(db.pool);
-    const store = new EncryptingEventStore(new PostgresEventStore(db.pool), keys);
+    const store = new EncryptingEventStore(new PostgresEventStore(db.pool), keys, () =>
+      resolvePseudonyms(db.pool),
+    );
     const kept = randomUUID();
     const forgotten = randomUUID();
     const email = `legacy-${randomUUID()}@gmail.com`;
@@ -399,10 +453,52 @@ describe('encryptLegacyPersonalData', () => {
     const again = await encryptLegacyPersonalData(db.pool, keys, { batchSize: 2 });
     expect(again).toEqual({ alreadyDone: true, eventsChanged: 0 });
     const progress = await db.knex('personal_data_migrations').first();
-    expect(progress).toMatchObject({ name: 'encrypt-personal-fields-v1', events: '7' });
+    expect(progress).toMatchObject({ name: LEGACY_ENCRYPTION, events: '7' });
     expect(progress.finished_at).toBeInstanceOf(Date);
     await store.close();
     await raw.close();
+  });
+
+  it("seals private messages sealed with their sender's key alone again, for both members", async () => {
+    const other = await createTestDatabase({ max: 4 });
+    try {
+      const raw = new PostgresEventStore(other.pool);
+      const keys = new PersonalDataKeys(other.pool);
+      const store = new EncryptingEventStore(raw, keys, () => resolvePseudonyms(other.pool));
+      const [sender, recipient, gone] = [randomUUID(), randomUUID(), randomUUID()];
+      const asBefore = async (from: string, text: string) => {
+        const event = sent(from, recipient, text);
+        const key = (await keys.keyForWrite(from))!;
+        (event.data as { text: string }).text = sealValue(key.key, key.keyId, text);
+        const stream = `conversation-${randomUUID()}`;
+        await raw.append(stream, [event], 'no_stream');
+        return stream;
+      };
+      const kept = await asBefore(sender, 'See you at the clinic');
+      const shredded = await asBefore(gone, 'Bring her blanket');
+      await keys.forget(gone);
+
+      expect(await encryptLegacyPersonalData(other.pool, keys)).toEqual({
+        alreadyDone: false,
+        eventsChanged: 2,
+      });
+      const text = async (stream: string) => {
+        for await (const e of store.readStream(stream)) return (e.data as { text: string }).text;
+      };
+      const { rows } = await other.pool.query<{ text: string }>(`SELECT data->>'text' AS text FROM events`);
+      expect(rows.map((r) => r.text).sort()).toEqual([
+        '', // the forgotten sender's: its placeholder
+        expect.stringMatching(/^pii:v1:[0-9a-f-]{36}\+[0-9a-f-]{36}:/),
+      ]);
+      expect(await text(kept)).toBe('See you at the clinic');
+      expect(await text(shredded)).toBe('');
+      // Deleting the recipient now shreds it too, as it would a message sent today.
+      await keys.forget(recipient);
+      expect(await text(kept)).toBe('');
+      await store.close();
+    } finally {
+      await other.drop();
+    }
   });
 
   it('resumes from its recorded position after a crash between batches', async () => {
@@ -418,8 +514,8 @@ describe('encryptLegacyPersonalData', () => {
         `SELECT position FROM events ORDER BY position LIMIT 2`,
       );
       await other.pool.query(
-        `INSERT INTO personal_data_migrations (name, position, events) VALUES ('encrypt-personal-fields-v1', $1, 2)`,
-        [rows[1]!.position],
+        `INSERT INTO personal_data_migrations (name, position, events) VALUES ($2, $1, 2)`,
+        [rows[1]!.position, LEGACY_ENCRYPTION],
       );
       const result = await encryptLegacyPersonalData(other.pool, keys, { batchSize: 2 });
       expect(result).toEqual({ alreadyDone: false, eventsChanged: 2 });

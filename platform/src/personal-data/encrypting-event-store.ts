@@ -1,9 +1,6 @@
-import { createHash } from 'node:crypto';
 import pg from 'pg';
 import {
-  PERSONAL_STREAM_PREFIXES,
-  PSEUDONYM_MARK,
-  personalDataOwner,
+  personalDataOwners,
   personalDataRule,
   readPath,
   writePath,
@@ -25,6 +22,7 @@ import { logger } from '../logger';
 import {
   isEnvelope,
   openEnvelope,
+  pairKeyId,
   parseEnvelope,
   sealedWith,
   sealedWithPath,
@@ -32,28 +30,19 @@ import {
   sealValue,
   type Envelope,
 } from './envelope';
-import { PersonalDataKeys, type KeyState } from './key-store';
+import { PersonalDataKeys } from './key-store';
+import { personalStreamPrefix, type Pseudonyms } from './pseudonyms';
 
-/**
- * The id a stream is stored under: a stream whose id holds personal data (`user-email-{address}`) is kept under a
- * one-way digest of it. Deterministic, so a claim still finds its stream; already pseudonymous ids pass unchanged.
- */
-export function storedStreamId(streamId: string): string {
-  for (const prefix of PERSONAL_STREAM_PREFIXES) {
-    if (!streamId.startsWith(prefix)) continue;
-    const rest = streamId.slice(prefix.length);
-    if (rest.startsWith(PSEUDONYM_MARK)) return streamId;
-    return `${prefix}${PSEUDONYM_MARK}${createHash('sha256').update(rest, 'utf8').digest('hex')}`;
-  }
-  return streamId;
-}
+/** The pseudonyms, or where to get them on first need (the secret kept in the database: `resolvePseudonyms`). */
+export type PseudonymSource = Pseudonyms | (() => Promise<Pseudonyms>);
 
 type Sealable = { type: string; data: unknown; metadata?: { actorId?: string } };
 
 /**
- * The event with its personal fields sealed under their owner's key (made on first need): one field alone, several
- * together (`sealFields`). A field already sealed stays as it is; a field whose owner's key was destroyed is written
- * as its placeholder, never in clear. Answers the same object when nothing changes.
+ * The event with its personal fields sealed under their owner's key (made on first need), or the key made from
+ * both members' keys for a conversation's field: one field alone, several together (`sealFields`). A field already
+ * sealed stays as it is; a field whose owner's key (either member's) was destroyed is written as its placeholder,
+ * never in clear. Answers the same object when nothing changes.
  */
 export async function sealPersonalFields<E extends Sealable>(
   keys: PersonalDataKeys,
@@ -62,14 +51,14 @@ export async function sealPersonalFields<E extends Sealable>(
 ): Promise<E> {
   const rule = personalDataRule(event.type);
   if (!rule) return event;
-  const owner = personalDataOwner(rule, { streamId, data: event.data, metadata: event.metadata });
-  if (!owner) return event; // nobody to shred by (a visitor's contact message): kept as written
+  const owners = personalDataOwners(rule, { streamId, data: event.data, metadata: event.metadata });
+  if (owners.length === 0) return event; // nobody to shred by (a visitor's contact message): kept as written
   const open = rule.fields.filter((f) => {
     const value = readPath(event.data, f.path);
     return value !== undefined && value !== null && !isEnvelope(value);
   });
   if (open.length === 0) return event;
-  const key = await keys.keyForWrite(owner);
+  const key = await keyForWrite(keys, owners);
   let data = event.data;
   const [first, ...others] = open;
   if (!key) for (const f of open) data = writePath(data, f.path, f.shredded);
@@ -84,6 +73,41 @@ export async function sealPersonalFields<E extends Sealable>(
 }
 
 /**
+ * The event with fields sealed under a key its rule no longer names opened and sealed again (a conversation's
+ * message sealed with its sender's key alone, before it was sealed for both members): for the start-time rewrite.
+ * A field whose old key (or a member's) was destroyed is written as its placeholder. Answers the same object when
+ * nothing changes.
+ */
+export async function resealPersonalFields(
+  keys: PersonalDataKeys,
+  event: RecordedEvent,
+): Promise<RecordedEvent> {
+  const rule = personalDataRule(event.type);
+  if (!rule) return event;
+  const forPair = 'members' in rule.owner;
+  const stale = rule.fields.some((f) => {
+    const envelope = parseEnvelope(readPath(event.data, f.path));
+    return envelope !== null && (envelope.pair !== null) !== forPair;
+  });
+  if (!stale) return event;
+  const [opened] = await openPersonalFields(keys, [event]);
+  return sealPersonalFields(keys, event.streamId, opened!);
+}
+
+/** The key to seal with: the owner's, or the pair's of both members; null when one of them was destroyed. */
+async function keyForWrite(
+  keys: PersonalDataKeys,
+  owners: string[],
+): Promise<{ keyId: string; key: Buffer } | null> {
+  const found = await Promise.all(owners.map((owner) => keys.keyForWrite(owner)));
+  if (found.some((k) => k === null)) return null;
+  if (found.length === 1) return found[0]!;
+  const [a, b] = (found as { keyId: string; key: Buffer }[]).sort((x, y) => (x.keyId < y.keyId ? -1 : 1));
+  const keyId = pairKeyId(a!.keyId, b!.keyId);
+  return { keyId, key: keys.pairKeyOf(keyId, a!.key, b!.key) };
+}
+
+/**
  * Crypto-shredding around ANY event store (ARCHITECTURE §3, docs/decisions.md): appends seal the personal fields
  * of each event (contracts' PERSONAL_DATA) with the owner's key; every read opens them again. Once the owner's key
  * is destroyed (`forgetPerson`), a field reads as its placeholder ('' for texts, null where null is allowed), in
@@ -94,19 +118,47 @@ export async function sealPersonalFields<E extends Sealable>(
  * optimistic concurrency are the inner store's, unchanged.
  */
 export class EncryptingEventStore implements EventStore {
+  private pseudonymsReady?: Promise<Pseudonyms>;
+
   constructor(
     private readonly inner: EventStore,
     readonly keys: PersonalDataKeys,
+    private readonly pseudonymSource: PseudonymSource,
   ) {}
 
   async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     const sealed = await Promise.all(events.map((e) => sealPersonalFields(this.keys, streamId, e)));
-    return this.inner.append(storedStreamId(streamId), sealed, expected);
+    return this.inner.append(await this.storedStreamId(streamId), sealed, expected);
   }
 
   async *readStream(streamId: string, opts?: ReadStreamOptions): AsyncIterable<RecordedEvent> {
-    for await (const batch of chunks(this.inner.readStream(storedStreamId(streamId), opts), 500))
+    const stored = await this.storedStreamId(streamId);
+    for await (const batch of chunks(this.inner.readStream(stored, opts), 500))
       for (const e of await this.openBatch(batch)) yield { ...e, streamId };
+  }
+
+  /**
+   * The id a stream is stored under: one whose id holds personal data (an e-mail claim, a username key's claim) is
+   * kept under its pseudonym (`Pseudonyms.streamId`), found again from the same readable id. Other ids pass as
+   * they are, without looking up the secret.
+   */
+  async storedStreamId(streamId: string): Promise<string> {
+    if (personalStreamPrefix(streamId) === undefined) return streamId;
+    return (await this.pseudonyms()).streamId(streamId);
+  }
+
+  /** The keyed hashes this store pseudonymises stream ids with. */
+  pseudonyms(): Promise<Pseudonyms> {
+    if (!this.pseudonymsReady) {
+      const source = this.pseudonymSource;
+      const ready = typeof source === 'function' ? source() : Promise.resolve(source);
+      // A failed lookup (the database was down) is tried again by the next caller.
+      ready.catch(() => {
+        if (this.pseudonymsReady === ready) this.pseudonymsReady = undefined;
+      });
+      this.pseudonymsReady = ready;
+    }
+    return this.pseudonymsReady;
   }
 
   async *readAll(from: LogPosition, opts?: ReadAllOptions): AsyncIterable<RecordedEvent> {
@@ -189,13 +241,13 @@ async function openPersonalFields(keys: PersonalDataKeys, batch: RecordedEvent[]
   const work: {
     index: number;
     rule: PersonalDataRule;
-    owner: string | null;
+    owners: string[];
     sealed: (Envelope | string | null)[];
   }[] = [];
   batch.forEach((e, index) => {
     const rule = personalDataRule(e.type);
     if (!rule) return;
-    const owner = personalDataOwner(rule, e);
+    const ownersOfEvent = personalDataOwners(rule, e);
     let any = false;
     const sealed: (Envelope | string | null)[] = [];
     for (const f of rule.fields) {
@@ -203,27 +255,32 @@ async function openPersonalFields(keys: PersonalDataKeys, batch: RecordedEvent[]
       const envelope = parseEnvelope(value);
       const holder = envelope ? null : sealedWithPath(value);
       sealed.push(envelope ?? holder);
-      if (envelope) keyIds.push(envelope.keyId);
+      if (envelope) keyIds.push(...(envelope.pair ?? [envelope.keyId]));
       else if (holder !== null) {
         // opened with its holder's envelope
-      } else if (value === undefined || value === null || !owner) continue;
-      else owners.push(owner); // legacy plaintext: shown unless its owner was forgotten
+      } else if (value === undefined || value === null || ownersOfEvent.length === 0) continue;
+      else owners.push(...ownersOfEvent); // legacy plaintext: shown unless an owner was forgotten
       any = true;
     }
-    if (any) work.push({ index, rule, owner, sealed });
+    if (any) work.push({ index, rule, owners: ownersOfEvent, sealed });
   });
   if (work.length === 0) return batch;
   const { byKey, byUser } = await keys.lookup(keyIds, owners);
+  const keyOf = (envelope: Envelope): Buffer | null => {
+    if (!envelope.pair) return byKey.get(envelope.keyId)?.key ?? null;
+    const [a, b] = envelope.pair.map((id) => byKey.get(id)?.key ?? null);
+    return a && b ? keys.pairKeyOf(envelope.keyId, a, b) : null;
+  };
   const out = batch.slice();
-  for (const { index, rule, owner, sealed } of work) {
+  for (const { index, rule, owners: ownersOfEvent, sealed } of work) {
     const e = batch[index]!;
-    const forgotten = owner !== null && byUser.get(owner)?.destroyed === true;
+    const forgotten = ownersOfEvent.some((owner) => byUser.get(owner)?.destroyed === true);
     const opened: [path: string, value: unknown][] = [];
     // Fields sealed together are opened once, with their holder's envelope: their values by path (null: unreadable).
     let together: { envelope: Envelope; values: Record<string, unknown> | null } | null = null;
     const sealedTogether = (envelope: Envelope) => {
       if (together?.envelope !== envelope) {
-        const values = open(byKey.get(envelope.keyId), envelope, null, e);
+        const values = open(keyOf(envelope), envelope, null, e);
         const byPath = typeof values === 'object' && values !== null && !Array.isArray(values);
         together = { envelope, values: byPath ? (values as Record<string, unknown>) : null };
       }
@@ -235,7 +292,7 @@ async function openPersonalFields(keys: PersonalDataKeys, batch: RecordedEvent[]
       if (typeof s === 'string' || s?.fields) {
         const values = holder && typeof holder === 'object' && holder.fields ? sealedTogether(holder) : null;
         opened.push([f.path, values && Object.hasOwn(values, f.path) ? values[f.path] : f.shredded]);
-      } else if (s) opened.push([f.path, open(byKey.get(s.keyId), s, f.shredded, e)]);
+      } else if (s) opened.push([f.path, open(keyOf(s), s, f.shredded, e)]);
       else if (forgotten) {
         const value = readPath(e.data, f.path);
         if (value !== undefined && value !== null) opened.push([f.path, f.shredded]);
@@ -246,15 +303,10 @@ async function openPersonalFields(keys: PersonalDataKeys, batch: RecordedEvent[]
   return out;
 }
 
-function open(
-  state: KeyState | undefined,
-  envelope: Envelope,
-  shredded: '' | null,
-  e: RecordedEvent,
-): unknown {
-  if (!state?.key) return shredded;
+function open(key: Buffer | null, envelope: Envelope, shredded: '' | null, e: RecordedEvent): unknown {
+  if (!key) return shredded;
   try {
-    return openEnvelope(state.key, envelope);
+    return openEnvelope(key, envelope);
   } catch (error) {
     // A tampered or mis-keyed field must not stop every reader of the log: it reads as gone.
     logger.error({ err: error, position: e.position.toString(), type: e.type }, 'personal field unreadable');

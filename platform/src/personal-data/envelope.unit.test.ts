@@ -3,6 +3,8 @@ import {
   isEnvelope,
   newDataKey,
   openEnvelope,
+  pairKey,
+  pairKeyId,
   parseEnvelope,
   sealedWith,
   sealedWithPath,
@@ -71,6 +73,29 @@ describe('personal-data envelope', () => {
     expect(parseEnvelope('hello')).toBeNull();
     expect(parseEnvelope('pii:v1:only-two:parts')).toBeNull();
     expect(parseEnvelope('pii:v1:not-a-uuid:aaaa:bbbb:cccc')).toBeNull();
+  });
+
+  it("seals a pair's field under a key made from both keys, bound to both ids", () => {
+    const OTHER_ID = '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
+    const [mine, theirs] = [newDataKey(), newDataKey()];
+    const id = pairKeyId(KEY_ID, OTHER_ID);
+    expect(id).toBe(pairKeyId(OTHER_ID, KEY_ID));
+    expect(id).toBe(`${OTHER_ID}+${KEY_ID}`);
+    const key = pairKey(theirs, mine, id);
+    const sealed = sealValue(key, id, 'Come at six');
+    const envelope = parseEnvelope(sealed)!;
+    expect(envelope.pair).toEqual([OTHER_ID, KEY_ID]);
+    expect(openEnvelope(pairKey(theirs, mine, id), envelope)).toBe('Come at six');
+    // Neither key alone, nor the pair in the other order, nor another pair's id opens it.
+    for (const wrong of [
+      mine,
+      theirs,
+      pairKey(mine, theirs, id),
+      pairKey(theirs, mine, `${KEY_ID}+${OTHER_ID}`),
+    ])
+      expect(() => openEnvelope(wrong, envelope)).toThrow();
+    expect(parseEnvelope(sealed.replace(OTHER_ID, 'not-a-uuid'))).toBeNull();
+    expect(parseEnvelope(sealValue(mine, KEY_ID, 'x'))!.pair).toBeNull();
   });
 
   it('accepts 256-bit keys only', () => {

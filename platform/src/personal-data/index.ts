@@ -5,3 +5,4 @@ export * from './legacy-events';
 export * from './shredder.projection';
 export * from './migration';
 export * from './wrap';
+export * from './pseudonyms';

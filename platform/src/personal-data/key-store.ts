@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import pg from 'pg';
 import { logger } from '../logger';
-import { newDataKey } from './envelope';
+import { newDataKey, pairKey } from './envelope';
 
 /** Sent (with the user id) when a key is destroyed: every process drops it from its cache. */
 export const FORGOTTEN_CHANNEL = 'pawhaven_personal_data_forgotten';
@@ -41,6 +41,8 @@ export async function destroyPersonalDataKey(db: Knex | Knex.Transaction, userId
 export class PersonalDataKeys {
   private readonly byUser = new Map<string, KeyState>();
   private readonly userOfKey = new Map<string, string>();
+  /** Keys derived for pairs (`pairKey`), by pair id: deriving one for every message of a rebuild would cost seconds. */
+  private readonly pairs = new Map<string, Buffer>();
   private listener?: pg.Client;
   private listening?: Promise<boolean>;
   /** Bumped on every notification and lost connection: a lookup begun under an older one is not cached. */
@@ -102,6 +104,21 @@ export class PersonalDataKeys {
     return { byKey, byUser };
   }
 
+  /**
+   * The key of the pair `keyId` made of these two keys, derived once and then kept. The caller has just looked both
+   * keys up (a destroyed one is never passed), and a pair id names these two keys only; a destroyed key drops them
+   * all anyway.
+   */
+  pairKeyOf(keyId: string, first: Buffer, second: Buffer): Buffer {
+    let key = this.pairs.get(keyId);
+    if (!key) {
+      key = pairKey(first, second, keyId);
+      if (this.pairs.size >= (this.opts.maxCached ?? 10_000)) this.pairs.clear();
+      this.pairs.set(keyId, key);
+    }
+    return key;
+  }
+
   /** The keys' database, for a thread opening fields too (`EncryptingEventStore.openerSource`); null if unknown. */
   connectionString(): string | null {
     return (this.pool.options as { connectionString?: string }).connectionString ?? null;
@@ -111,6 +128,7 @@ export class PersonalDataKeys {
   async forget(userId: string): Promise<void> {
     await this.pool.query(destroySql('$1', '$2'), [userId, randomUUID()]);
     this.evict(userId);
+    this.pairs.clear();
   }
 
   async close(): Promise<void> {
@@ -177,6 +195,7 @@ export class PersonalDataKeys {
     this.generation++;
     this.byUser.clear();
     this.userOfKey.clear();
+    this.pairs.clear();
   }
 
   /** True while this process hears every destroyed key (the cache may be used); connects on first need. */
@@ -209,6 +228,7 @@ export class PersonalDataKeys {
     client.on('notification', (n) => {
       this.generation++;
       if (n.payload) this.evict(n.payload);
+      this.pairs.clear(); // rare (a deletion); which pairs the key was in is not worth indexing
     });
     await client.connect();
     try {

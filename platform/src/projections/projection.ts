@@ -26,10 +26,11 @@ export type Projection = {
   fold?: () => ProjectionFold;
   /**
    * False when its model holds no personal field (e-mails, texts… contracts' PERSONAL_DATA), so a rebuild may feed
-   * its fold events with those fields still sealed, and skip opening them where no other fold needs them.
-   * Undeclared means it reads them. The rebuild tests catch a wrong `false`: the fold would write ciphertext.
+   * its fold events with those fields still sealed, and skip opening them where no other fold needs them; a list of
+   * event types when it reads only theirs. Undeclared means it reads them all. The rebuild tests catch a wrong
+   * declaration: the fold would write ciphertext.
    */
-  readsPersonalData?: false;
+  readsPersonalData?: false | readonly string[];
   /** Where another thread can import this projection from (`importableFrom`): rebuilds may fold it there. */
   source?: ProjectionSource;
 };

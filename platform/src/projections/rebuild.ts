@@ -154,7 +154,7 @@ async function rebuildFolded(
   const sealed = store instanceof EncryptingEventStore ? store : null;
   const opener = sealed && elsewhere.length > 0 ? sealed.openerSource() : null;
   const readers = (ps: readonly Projection[]) =>
-    new Set(ps.filter((p) => p.readsPersonalData !== false).flatMap((p) => p.handles));
+    new Set(ps.flatMap((p) => (p.readsPersonalData === undefined ? p.handles : p.readsPersonalData || [])));
   const openHere = readers(opener ? folds.map((f) => f.projection) : projections);
   const openThere = opener ? [...readers(elsewhere)].filter((type) => !openHere.has(type)) : [];
   const thread =

@@ -356,15 +356,17 @@ export const notificationsProjection = defineProjection({
     'notification_marks',
   ],
   handles: HANDLES,
-  // Ids, usernames, pet names and the product's own texts: no personal field.
-  readsPersonalData: false,
+  // Ids, pet names and the product's own texts, and usernames: the only personal field it reads (sealed).
+  readsPersonalData: ['UserRegistered', 'RegistrationRenewed'],
   async apply(tx, recorded, notices) {
     const event = { type: recorded.type, data: recorded.data ?? {} } as Handled;
     switch (event.type) {
       // ── who is who ──
       case 'UserRegistered': {
         const d = event.data;
-        // A lapsed sign-up's stream can be registered again (by Google): the new registration wins.
+        // A lapsed sign-up's stream can be registered again (by Google): the new registration wins. A deleted
+        // account's tombstone keeps no name: one recorded after the deletion may be readable or not, depending on
+        // whether the person's key was destroyed yet (a replay must not differ).
         await tx('notification_users')
           .insert({
             id: userIdOfStream(recorded.streamId),
@@ -373,7 +375,11 @@ export const notificationsProjection = defineProjection({
             verified: d.via !== 'password',
           })
           .onConflict('id')
-          .merge();
+          .merge({
+            username: tx.raw(`CASE WHEN notification_users.deleted THEN '' ELSE excluded.username END`),
+            is_veterinarian: tx.raw('excluded.is_veterinarian'),
+            verified: tx.raw('excluded.verified'),
+          });
         await reconsiderVet(tx, userIdOfStream(recorded.streamId), recorded);
         return;
       }
@@ -381,7 +387,7 @@ export const notificationsProjection = defineProjection({
         await tx('notification_users')
           .where({ id: userIdOfStream(recorded.streamId) })
           .update({
-            username: String(event.data.username),
+            username: tx.raw(`CASE WHEN deleted THEN '' ELSE ? END`, [String(event.data.username)]),
             is_veterinarian: event.data.isVeterinarian === true,
           });
         await reconsiderVet(tx, userIdOfStream(recorded.streamId), recorded);
@@ -868,7 +874,7 @@ export const notificationsProjection = defineProjection({
                 id,
                 (user = { id, username: '', is_veterinarian: false, verified: false, deleted: false }),
               );
-            user.username = String(d.username);
+            user.username = user.deleted ? '' : String(d.username);
             user.is_veterinarian = d.isVeterinarian === true;
             user.verified = d.via !== 'password';
             reconsiderVet(user, recorded);
@@ -877,7 +883,7 @@ export const notificationsProjection = defineProjection({
           case 'RegistrationRenewed': {
             const user = users.get(userIdOfStream(recorded.streamId));
             if (!user) return;
-            user.username = String(event.data.username);
+            user.username = user.deleted ? '' : String(event.data.username);
             user.is_veterinarian = event.data.isVeterinarian === true;
             reconsiderVet(user, recorded);
             return;

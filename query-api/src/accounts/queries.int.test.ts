@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storedStreamId } from '@pawhaven/platform';
+import { recordedEvents } from '@pawhaven/platform/testing';
 import {
   startTestApp,
   TEST_PASSWORD,
@@ -46,14 +46,11 @@ async function registerPending() {
   const email = `${username}@gmail.com`;
   const res = await api.post('/api/auth/register', { username, email, password: TEST_PASSWORD });
   expect(res.status).toBe(201);
-  const { rows } = await t.db.pool.query<{ id: string }>(
-    `SELECT data->>'userId' AS id FROM events WHERE stream_id = $1`,
-    [storedStreamId(`user-email-${email}`)],
-  );
+  const [claim] = await recordedEvents(t.db, `user-email-${email}`);
   return {
     username,
     email,
-    id: rows[0]!.id,
+    id: (claim!.data as { userId: string }).userId,
     position: res.body.position as string,
     registrationToken: res.body.registrationToken as string,
   };

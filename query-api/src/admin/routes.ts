@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from 'express';
+import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { z } from 'zod';
 import {
   ADMIN_DEFAULT_SORT,
@@ -13,6 +13,7 @@ import {
   type AdminUsersWithStatsDto,
   type AdminUserStatsDto,
   type AuditEntryDto,
+  hidePrivateFields,
 } from '@pawhaven/contracts';
 import { notFound, requireAdmin, type EventMetadata, type RecordedEvent } from '@pawhaven/platform';
 import type { QueryDeps } from '../deps';
@@ -48,13 +49,43 @@ type AuditRow = {
 };
 
 /**
+ * Every admin answer goes through here, present routes and future ones: an event anywhere in it (an object with a
+ * `type` and `data`) shows its private fields as their placeholder (contracts' `hidePrivateFields`: a private
+ * message reads '[private message]'). Nothing in the product gives admins access to private messages.
+ */
+function withoutPrivateFields(_req: Request, res: Response, next: NextFunction): void {
+  const json = res.json.bind(res);
+  res.json = (body: unknown) => json(hiddenIn(body, 0));
+  next();
+}
+
+/** `value` with every event in it (plain objects and arrays, a few levels deep) passed through hidePrivateFields. */
+function hiddenIn(value: unknown, depth: number): unknown {
+  if (value === null || typeof value !== 'object' || depth > 6) return value;
+  if (Array.isArray(value)) {
+    const items = value.map((v) => hiddenIn(v, depth + 1));
+    return items.some((v, i) => v !== value[i]) ? items : value;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype) return value; // a Date, a Buffer: no event inside
+  const o = value as Record<string, unknown>;
+  if (typeof o.type === 'string' && 'data' in o)
+    return hidePrivateFields(o as { type: string; data: unknown });
+  let copy: Record<string, unknown> | null = null;
+  for (const [k, v] of Object.entries(o)) {
+    const hidden = hiddenIn(v, depth + 1);
+    if (hidden !== v) (copy ??= { ...o })[k] = hidden;
+  }
+  return copy ?? value;
+}
+
+/**
  * Admin reads (everything behind requireAdmin): the react-admin lists (ra-data-simple-rest conventions, simple-rest.ts)
  * on the same paths as the spec's own admin calls, the overview, the event browser, the Projections screen and the
  * adoption audit.
  */
 export function adminQueries({ db, projections, presence, store }: QueryDeps): Router {
   const router = Router();
-  router.use(requireAdmin);
+  router.use(requireAdmin, withoutPrivateFields);
   const knex = db.knex;
   const board = rebuildBoardFor(db.connectionString);
 
@@ -68,7 +99,8 @@ export function adminQueries({ db, projections, presence, store }: QueryDeps): R
 
   /**
    * The event browser shows events as the app reads them: personal fields opened with their owner's key (a forgotten
-   * person's read as the placeholder), when the store is the crypto-shredding one.
+   * person's read as the placeholder), when the store is the crypto-shredding one. Private fields never reach an
+   * admin whatever this does (`withoutPrivateFields`, below).
    */
   const opener = (store as { openBatch?: (batch: RecordedEvent[]) => Promise<RecordedEvent[]> }).openBatch;
   const openEvents = async <Row>(rows: Row[]): Promise<Row[]> => {
