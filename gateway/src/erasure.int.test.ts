@@ -150,6 +150,15 @@ describe('deleting a person erases every string they typed', () => {
     });
     images.push(ad.imageUrl);
     await write('PUT', `/api/adoptions/${ad._id}`, person.token, { description: `${typed.petDescription}!` });
+    // Someone asks for their pet and hears back: the other person's notifications and history name the pet.
+    const asked = await upload('POST', `/api/adoptions/${ad._id}/request`, other.token, 'petHistoryImage', {
+      name: 'Other Person',
+      email: other.email,
+      phone: '+92 300 1234567',
+      message: 'May I adopt your cat?',
+    });
+    const askedId = asked.request?._id ?? asked.requestId ?? asked._id;
+    await write('PUT', `/api/adoptions/requests/${askedId}`, person.token, { status: 'rejected' });
     const othersAd = await upload('POST', '/api/adoptions', other.token, 'image', {
       name: 'Moti',
       age: '2',
