@@ -68,8 +68,8 @@ const IDS_AND_TIMES = 'ids, flags and times only';
  * name taken, but nobody without the server's secret can tell which name they are.
  *
  * Not shredded, on purpose: image paths (an opaque random id: the picture itself is in the `images` table, removed
- * when the user is deleted, and staged images are confirmed by finding their path in the log), pets' names, public
- * directory content.
+ * when the user is deleted, and staged images are confirmed by finding their path in the log), a pet's type and the
+ * other choices of a list, public directory content.
  */
 export const PERSONAL_DATA: Readonly<Record<KnownEventType, PersonalDataRule | NoPersonalData>> = {
   // accounts (stream `user-{id}`)
@@ -113,14 +113,27 @@ export const PERSONAL_DATA: Readonly<Record<KnownEventType, PersonalDataRule | N
   UsernameClaimed: { none: IDS_AND_TIMES },
   UsernameClaimsMigrated: { none: 'counts' },
   // adoption (stream `adoption-{adId}`)
+  // Every text the owner typed about the pet: its name, age and breed are theirs too (they may say anything).
   AdoptionAdPublished: {
     owner: { data: 'ownerId' },
-    fields: [text('details.description'), text('details.location')],
+    fields: [
+      text('details.name'),
+      text('details.age'),
+      text('details.breed'),
+      text('details.description'),
+      text('details.location'),
+    ],
   },
   // Only the ad's owner edits it (ARCHITECTURE §6), so the actor is the owner.
   AdoptionAdUpdated: {
     owner: { actor: true },
-    fields: [text('changes.description'), text('changes.location')],
+    fields: [
+      text('changes.name'),
+      text('changes.age'),
+      text('changes.breed'),
+      text('changes.description'),
+      text('changes.location'),
+    ],
   },
   AdoptionAdDeleted: { none: IDS_AND_TIMES },
   AdoptionRequested: {

@@ -248,6 +248,14 @@ export const readModelMigrations: Migration[] = [
     },
   },
   vetPostBroadcastsMigration,
+  {
+    // A pet's name is its owner's text, sealed in the log with their key: the audit timeline no longer copies it
+    // (the history screen shows the ad's own name), so a deleted owner's pet is not named there either.
+    name: '0180_adoption_audit_without_pet_names',
+    async up(knex) {
+      await knex.raw(`UPDATE adoption_audit SET details = details - 'name' WHERE details->'name' IS NOT NULL`);
+    },
+  },
 ];
 
 /** Every schema change of the product: the platform's tables first, then the read models. */

@@ -27,10 +27,7 @@ export async function seedDemoChat(store: EventStore, knex: Knex): Promise<boole
     claimOwner(store, emailClaimStream(BILAL)),
   ]);
   if (!sana || !bilal) return false;
-  const moti = await knex('events')
-    .where({ type: 'AdoptionAdPublished' })
-    .whereRaw(`data->'details'->>'name' = 'Moti'`)
-    .first<{ stream_id: string } | undefined>('stream_id');
+  const moti = await adNamed(store, knex, bilal, 'Moti');
   const conversationId = conversationIdFor(sana, bilal);
   const run = (command: ConversationCommand, actorId: string) =>
     handleCommand(store, conversationStream(conversationId), conversationDecider, command, { actorId });
@@ -42,7 +39,7 @@ export async function seedDemoChat(store: EventStore, knex: Knex): Promise<boole
         starterId: sana,
         otherId: bilal,
         otherExists: true,
-        adId: moti ? moti.stream_id.slice('adoption-'.length) : null,
+        adId: moti,
         now: new Date(),
       },
     },
@@ -70,4 +67,17 @@ export async function seedDemoChat(store: EventStore, knex: Knex): Promise<boole
     last[senderId] = messageId;
   }
   return true;
+}
+
+/** The id of `ownerId`'s ad of the pet `name`, or null: pets' names are sealed in the log, so each ad is opened. */
+async function adNamed(store: EventStore, knex: Knex, ownerId: string, name: string): Promise<string | null> {
+  const published = (await knex('events')
+    .where({ type: 'AdoptionAdPublished' })
+    .whereRaw(`data->>'ownerId' = ?`, [ownerId])
+    .select('stream_id')) as { stream_id: string }[];
+  for (const { stream_id } of published)
+    for await (const e of store.readStream(stream_id, { maxCount: 1 }))
+      if ((e.data as { details?: { name?: unknown } }).details?.name === name)
+        return stream_id.slice('adoption-'.length);
+  return null;
 }

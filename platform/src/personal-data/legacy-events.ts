@@ -6,8 +6,8 @@ import { resolvePseudonyms, type Pseudonyms } from './pseudonyms';
 
 /**
  * The rewrite's name in `personal_data_migrations`. Version 1 sealed the fields listed then and kept e-mail claims
- * under an unsalted digest; version 2 also seals usernames and password hashes, keeps every claim stream under a
- * keyed hash, and seals private messages again for both members of their conversation. It redoes everything
+ * under an unsalted digest; version 2 also seals usernames, password hashes and the pet's name, age and breed of
+ * ads, keeps every claim stream under a keyed hash, and seals private messages again for both members of their conversation. It redoes everything
  * version 1 did (a field already sealed stays as it is), so a log that never ran version 1 needs only this.
  */
 export const LEGACY_ENCRYPTION = 'seal-personal-data-v2';

@@ -24,7 +24,8 @@ function entryOf(event: AdoptionEvent, before: { ad: string | null; request: str
         requestId: null,
         from: null,
         to: 'available',
-        details: { name: event.data.details.name, petType: event.data.details.petType },
+        // The pet's name is its owner's text (sealed in the log): the history screen takes it from the ad itself.
+        details: { petType: event.data.details.petType },
       };
     case 'AdoptionAdUpdated':
       return {
@@ -115,7 +116,7 @@ export const adoptionAuditProjection = defineProjection({
   name: 'adoption-audit',
   tables: ['adoption_audit'],
   handles: ADOPTION_EVENT_TYPES,
-  // Ids, statuses, the pet's name and type: no personal field.
+  // Ids, statuses and the pet's type: no personal field.
   readsPersonalData: false,
   async apply(tx, recorded) {
     const event = { type: recorded.type, data: recorded.data } as AdoptionEvent;

@@ -356,8 +356,8 @@ export const notificationsProjection = defineProjection({
     'notification_marks',
   ],
   handles: HANDLES,
-  // Ids, pet names and the product's own texts, and usernames: the only personal field it reads (sealed).
-  readsPersonalData: ['UserRegistered', 'RegistrationRenewed'],
+  // Ids and the product's own texts; usernames and pets' names are the personal fields it reads (sealed).
+  readsPersonalData: ['UserRegistered', 'RegistrationRenewed', 'AdoptionAdPublished', 'AdoptionAdUpdated'],
   async apply(tx, recorded, notices) {
     const event = { type: recorded.type, data: recorded.data ?? {} } as Handled;
     switch (event.type) {
