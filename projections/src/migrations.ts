@@ -253,7 +253,9 @@ export const readModelMigrations: Migration[] = [
     // (the history screen shows the ad's own name), so a deleted owner's pet is not named there either.
     name: '0180_adoption_audit_without_pet_names',
     async up(knex) {
-      await knex.raw(`UPDATE adoption_audit SET details = details - 'name' WHERE details->'name' IS NOT NULL`);
+      await knex.raw(
+        `UPDATE adoption_audit SET details = details - 'name' WHERE details->'name' IS NOT NULL`,
+      );
     },
   },
 ];
