@@ -152,6 +152,7 @@ const IDLE_IN_TRANSACTION_MS = 60_000;
  */
 export class UnitsOfWork {
   private readonly pool: pg.Pool;
+  private closing?: Promise<void>;
 
   constructor(
     readonly connectionString: string,
@@ -196,8 +197,10 @@ export class UnitsOfWork {
     return ambient.run(AWAITING, work);
   }
 
+  /** Ends the pool; again is harmless (an app may be stopped twice). */
   close(): Promise<void> {
-    return this.pool.end();
+    this.closing ??= this.pool.end();
+    return this.closing;
   }
 }
 
