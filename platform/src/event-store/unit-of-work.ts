@@ -152,6 +152,7 @@ const IDLE_IN_TRANSACTION_MS = 60_000;
  */
 export class UnitsOfWork {
   private readonly pool: pg.Pool;
+  private readonly listened = new WeakSet<pg.PoolClient>();
   private closing?: Promise<void>;
 
   constructor(
@@ -173,6 +174,12 @@ export class UnitsOfWork {
    */
   async begin(lock: bigint): Promise<UnitOfWork | null> {
     const client = await this.pool.connect();
+    // A connection lost while a request holds it (a database restart) must not end the process: the request's
+    // next statement fails instead, and the connection is not given back to the pool.
+    if (!this.listened.has(client)) {
+      client.on('error', (err) => logger.warn({ err }, 'a unit of work lost its database connection'));
+      this.listened.add(client);
+    }
     try {
       const results = (await client.query(
         `BEGIN; SELECT pg_try_advisory_xact_lock(${BigInt.asIntN(64, lock)}) AS locked`,
