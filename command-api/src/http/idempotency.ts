@@ -27,8 +27,7 @@ const VALID_KEY = /^[\x21-\x7e]{1,200}$/;
 const STILL_RUNNING =
   'The first request with this Idempotency-Key is still being processed. Try again in a moment.';
 const OTHER_REQUEST = `This ${IDEMPOTENCY_HEADER} was already used for a different request`;
-const ANSWER_GONE =
-  'This request was carried out already, but its answer can no longer be shown (it held data that has been deleted).';
+const ANSWER_GONE = 'This request was carried out already, but its answer can no longer be shown.';
 const NOT_SAVED = 'Your change could not be saved just now. Please try again.';
 
 /** An answer as kept: its content type and body text. */
@@ -259,45 +258,40 @@ async function settle(
         : chunk === undefined || typeof chunk === 'function'
           ? ''
           : null;
+  const succeeded = status >= 200 && status < 300;
   // A refusal is not kept (a corrected retry must run); nor is an answer that sets a cookie (a session), since a
   // replay could not set it again.
-  const keep =
-    status >= 200 &&
-    status < 300 &&
-    res.getHeader('set-cookie') === undefined &&
-    body !== null &&
-    !res.headersSent;
-  if (!keep) {
-    // What a refusal recorded on purpose (a counted wrong code) stays; its answer goes out either way.
-    await uow.commit().catch((err: unknown) => logger.warn({ err }, 'a refused request could not commit'));
-    return args;
-  }
+  const keep = succeeded && res.getHeader('set-cookie') === undefined && body !== null && !res.headersSent;
   try {
-    const type = res.getHeader('content-type');
-    const answer: Answer = { type: typeof type === 'string' ? type : null, body };
-    const sealed = await sealAnswer(keys, {
-      answer,
-      trail: uow.trail,
-      requester: req.auth?.userId,
-      scope,
-      key,
-    });
-    if (sealed)
-      await uow.query(
-        `INSERT INTO idempotency_keys (scope, key, fingerprint, status, persons, body)
-       VALUES ($1, $2, $3, $4, $5, $6)
-       ON CONFLICT (scope, key) DO UPDATE
-         SET fingerprint = EXCLUDED.fingerprint, status = EXCLUDED.status, persons = EXCLUDED.persons,
-             body = EXCLUDED.body, created_at = now()`,
-        [scope, key, fingerprint, status, sealed.persons, JSON.stringify(sealed.body)],
-      );
+    if (keep) {
+      const type = res.getHeader('content-type');
+      const answer: Answer = { type: typeof type === 'string' ? type : null, body };
+      const sealed = await sealAnswer(keys, {
+        answer,
+        trail: uow.trail,
+        requester: req.auth?.userId,
+        scope,
+        key,
+      });
+      if (sealed)
+        await uow.query(
+          `INSERT INTO idempotency_keys (scope, key, fingerprint, status, persons, body)
+           VALUES ($1, $2, $3, $4, $5, $6)
+           ON CONFLICT (scope, key) DO UPDATE
+             SET fingerprint = EXCLUDED.fingerprint, status = EXCLUDED.status, persons = EXCLUDED.persons,
+                 body = EXCLUDED.body, created_at = now()`,
+          [scope, key, fingerprint, status, sealed.persons, JSON.stringify(sealed.body)],
+        );
+    }
+    // A refusal commits what it recorded on purpose (a counted wrong code).
     if (await uow.commit()) return args;
   } catch (err) {
-    // Not recorded, or the commit was not confirmed: the client must not take it as done. A retry with the same key
-    // finds out: it replays the answer if the commit went through, and runs afresh if it did not.
-    logger.error({ err }, 'an idempotent request could not be committed');
+    logger.error({ err }, 'a request with an Idempotency-Key could not be committed');
     if (uow.open) await uow.rollback();
   }
+  // Not committed, or the commit was not confirmed. A refusal goes out as it is; a success must not be taken as
+  // done: a retry with the same key finds out (the answer replayed if the commit went through, a fresh run if not).
+  if (!succeeded || res.headersSent) return args;
   return notSaved(res);
 }
 

@@ -240,6 +240,42 @@ describe('Idempotency-Key', () => {
     expect(await countEvents('AdoptionAdPublished')).toBe(before + 1);
   });
 
+  it('answers 503 and records nothing when the answer cannot be recorded with its events; a retry runs afresh', async () => {
+    const profileUpdates = async () =>
+      Number(
+        (
+          await t.db.pool.query<{ n: string }>(
+            `SELECT count(*) AS n FROM events WHERE stream_id = $1 AND type = 'ProfileUpdated'`,
+            [`user-${owner.user.id}`],
+          )
+        ).rows[0]!.n,
+      );
+    const update = () =>
+      t.api.request('POST', '/api/auth/update-profile', {
+        body: { about: 'Fosters two senior cats' },
+        token: owner.token,
+        headers: { 'idempotency-key': 'profile-unsaved' },
+      });
+    const before = await profileUpdates();
+    // The answer's row is refused (as by a database failing at that moment): its events must not stay either.
+    await t.db.pool.query(
+      `ALTER TABLE idempotency_keys ADD CONSTRAINT refuse_for_test CHECK (key <> 'profile-unsaved')`,
+    );
+    let refused;
+    try {
+      refused = await update();
+    } finally {
+      await t.db.pool.query(`ALTER TABLE idempotency_keys DROP CONSTRAINT refuse_for_test`);
+    }
+    expect(refused.status).toBe(503);
+    expect(refused.body.message).toMatch(/could not be saved/);
+    expect(await profileUpdates()).toBe(before);
+    const retry = await update();
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+    expect(await profileUpdates()).toBe(before + 1);
+  });
+
   it('refuses a malformed key with 400', async () => {
     const res = await t.api.request('POST', '/api/auth/update-profile', {
       body: { city: 'Lahore' },
