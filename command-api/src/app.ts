@@ -1,11 +1,16 @@
 import cookieParser from 'cookie-parser';
 import express from 'express';
 import {
+  afterCommit,
   authenticate,
+  EncryptingEventStore,
   errorHandler,
   notFoundHandler,
+  PersonalDataKeys,
+  recordingTrail,
   rejectUnsafeInput,
   type SessionCheck,
+  type UnitsOfWork,
 } from '@pawhaven/platform';
 import { accountRoutes } from './accounts/routes';
 import { adminRoutes } from './admin/routes';
@@ -20,7 +25,20 @@ import { notificationRoutes } from './notifications/routes';
 import { projectionRoutes } from './projections/routes';
 
 /** The write side: every POST/PUT/PATCH/DELETE of the product. One router per bounded context. */
-export function createCommandApp(deps: CommandDeps, sessionIsOpen: SessionCheck): express.Express {
+export function createCommandApp(
+  given: CommandDeps & { units: UnitsOfWork },
+  sessionIsOpen: SessionCheck,
+): express.Express {
+  const keys =
+    given.store instanceof EncryptingEventStore ? given.store.keys : new PersonalDataKeys(given.db.pool);
+  const deps: CommandDeps = {
+    ...given,
+    // What a request read and appended: whose data its idempotent answer may hold.
+    store: recordingTrail(given.store),
+    // Mail goes out once the request's events are committed: never for a sign-up that was not, and never while
+    // the transaction holds the projections back.
+    mailer: { send: (mail) => afterCommit(() => given.mailer.send(mail)) },
+  };
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.TRUST_PROXY_HOPS);
@@ -30,7 +48,7 @@ export function createCommandApp(deps: CommandDeps, sessionIsOpen: SessionCheck)
   app.use(rejectUnsafeInput);
   app.use(authenticate(deps.tokens, sessionIsOpen));
   // After authenticate: a key belongs to the signed-in user.
-  app.use(idempotentRequests(deps.db.knex));
+  app.use(idempotentRequests({ db: deps.db, units: given.units, keys }));
   // Every write counts against RATE_LIMIT_WRITES (per user, or per address when anonymous), new routes included.
   app.use(rateLimiter(deps, 'write'));
   app.use('/api/auth', accountRoutes(deps));

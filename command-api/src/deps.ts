@@ -5,6 +5,7 @@ import type {
   Pseudonyms,
   RebuildRunner,
   TokenService,
+  UnitsOfWork,
 } from '@pawhaven/platform';
 import type { GoogleVerifier } from './accounts/google';
 import type { CodeHasher } from './accounts/secrets';
@@ -24,5 +25,10 @@ export type CommandDeps = {
   google?: GoogleVerifier;
   /** The dashboard's rebuilds: the app stops them (`stop`) before it closes the database. */
   rebuilds: RebuildRunner;
+  /**
+   * Where requests with an Idempotency-Key run as one transaction (`http/idempotency.ts`); the command app needs it,
+   * routes mounted on their own (tests) do not. Closed by whoever made it.
+   */
+  units?: UnitsOfWork;
   now?: () => Date;
 };

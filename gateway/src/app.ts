@@ -16,6 +16,7 @@ import {
   ensureDemoUsers,
   googleVerifier,
   pseudonymiseUsernameKeys,
+  idempotentAnswersShredder,
   seedDemoAds,
   seedDemoChat,
   seedPublicContent,
@@ -42,6 +43,7 @@ import {
   type RouteEntry,
   TokenService,
   type Config,
+  UnitsOfWork,
   withPersonalDataEncryption,
 } from '@pawhaven/platform';
 import { allMigrations, allProjections } from '@pawhaven/projections';
@@ -111,11 +113,12 @@ export async function startApp(opts: StartOptions): Promise<RunningApp> {
   }
 
   const abort = new AbortController();
-  // The shredder destroys a deleted user's key as the log records UserDeleted; not a read model, so not rebuilt.
+  // The shredders destroy a deleted user's key and kept answers as the log records UserDeleted; not read models, so
+  // not rebuilt.
   const projector = runProjector(
     db.knex,
     store,
-    [...allProjections, personalDataShredderProjection],
+    [...allProjections, personalDataShredderProjection, idempotentAnswersShredder],
     abort.signal,
   );
   const heldBack = startHeldBackMonitor(
@@ -132,7 +135,7 @@ export async function startApp(opts: StartOptions): Promise<RunningApp> {
 
   const sessions = sessionChecks(db.knex);
   const presence = new Presence();
-  const commandDeps: CommandDeps = {
+  const commandDeps: CommandDeps & { units: UnitsOfWork } = {
     config,
     db,
     store,
@@ -142,6 +145,7 @@ export async function startApp(opts: StartOptions): Promise<RunningApp> {
     mailer: createMailer(config, db.knex),
     google: config.GOOGLE_CLIENT_ID ? googleVerifier(config.GOOGLE_CLIENT_ID, opts.googleKeys) : undefined,
     rebuilds: new RebuildRunner(db, store),
+    units: new UnitsOfWork(opts.databaseUrl),
   };
   const commandApp = createCommandApp(commandDeps, sessions.fromLog);
   const queryApp = createQueryApp(
@@ -237,6 +241,7 @@ export async function startApp(opts: StartOptions): Promise<RunningApp> {
       await heldBack.stop();
       await housekeeping.stop();
       await consistency.stop();
+      await commandDeps.units.close();
       await store.close();
       await db.close();
     },

@@ -6,6 +6,7 @@ export * from './db/migrations';
 export * from './db/platform-migrations';
 export * from './event-store/event-store';
 export * from './event-store/postgres-event-store';
+export * from './event-store/unit-of-work';
 export * from './event-store/visibility';
 export * from './event-store/log-order';
 export * from './projections/projection';

@@ -9,6 +9,7 @@ import {
   postStream,
 } from '@pawhaven/contracts';
 import {
+  afterCommit,
   currentUserId,
   handleCommand,
   HttpError,
@@ -85,9 +86,12 @@ export function adminRoutes(deps: CommandDeps): Router {
       { type: 'DeleteUser', data: { deletedBy: adminId, now: now() } },
       { actorId: adminId },
     );
-    // The pictures go once the deletion is recorded; a crash here leaves them to the housekeeping sweep.
-    await removeImagesOfDeletedUsers(db.knex, userId).catch((err: unknown) =>
-      logger.warn({ err, userId }, "a deleted user's images are left for the sweeper"),
+    // The pictures go once the deletion is committed (it finds them by the log); a crash here leaves them to the
+    // housekeeping sweep.
+    await afterCommit(() =>
+      removeImagesOfDeletedUsers(db.knex, userId).catch((err: unknown) =>
+        logger.warn({ err, userId }, "a deleted user's images are left for the sweeper"),
+      ),
     );
     res.json({
       message: ADMIN_DELETION_MESSAGES.user,

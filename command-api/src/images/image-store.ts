@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import type { Knex } from 'knex';
-import { HttpError, logger } from '@pawhaven/platform';
+import { afterUnitOfWork, HttpError, logger } from '@pawhaven/platform';
 
 const ACCEPTED = new Set(['jpeg', 'png', 'webp', 'gif', 'avif', 'heif', 'tiff']);
 
@@ -99,10 +99,13 @@ export async function withStagedImage<T>(
   try {
     return await command(imagePath(id));
   } finally {
-    // Accepted, refused or failed: the image stays exactly when an event of its stream names it.
-    await settleStagedImages(knex, { id }).catch((err: unknown) => {
-      logger.warn({ err, imageId: id }, 'staged image left for the sweeper');
-    });
+    // Accepted, refused or failed: the image stays exactly when an event of its stream names it (once the request's
+    // unit of work, if any, has committed or not: until then its events are invisible here).
+    await afterUnitOfWork(() =>
+      settleStagedImages(knex, { id }).catch((err: unknown) => {
+        logger.warn({ err, imageId: id }, 'staged image left for the sweeper');
+      }),
+    );
   }
 }
 

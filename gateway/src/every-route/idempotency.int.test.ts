@@ -6,6 +6,8 @@ import { startTestApp, type RegisteredUser, type TestApp } from '../support/test
 /**
  * Issue 6 point 6: a retried create whose first answer was lost must not create twice. Every mutating route
  * goes through one Idempotency-Key middleware; these tests use the two creates of the adoption context.
+ * Issue 20 point 7: a reused key with a different multipart body is refused too; retries across a real crash are
+ * in idempotency-crash.int.test.ts.
  */
 
 let t: TestApp;
@@ -20,21 +22,21 @@ const adFields = {
   description: 'A friendly dog who loves long walks.',
 };
 
-const adForm = async () => {
+const adForm = async (fields: Partial<typeof adFields> = {}, colour = '#c84') => {
   const form = new FormData();
-  for (const [k, v] of Object.entries(adFields)) form.append(k, v);
-  const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: '#c84' } })
+  for (const [k, v] of Object.entries({ ...adFields, ...fields })) form.append(k, v);
+  const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: colour } })
     .png()
     .toBuffer();
   form.append('image', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'biscuit.png');
   return form;
 };
 
-const publish = async (key?: string, token = owner.token) => {
+const publish = async (key?: string, token = owner.token, form?: FormData) => {
   const res = await fetch(`${t.url}/api/adoptions`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, ...(key ? { 'idempotency-key': key } : {}) },
-    body: await adForm(),
+    body: form ?? (await adForm()),
   });
   return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> };
 };
@@ -156,6 +158,39 @@ describe('Idempotency-Key', () => {
     expect(other.body.message).toMatch(/already used for a different request/);
   });
 
+  it('refuses a key reused for a different multipart request with 422: other fields or other file bytes', async () => {
+    const before = await countEvents('AdoptionAdPublished');
+    const first = await publish('create-ad-multipart');
+    expect(first.status).toBe(201);
+    for (const form of [
+      await adForm({ description: 'A calm dog who loves long naps.' }),
+      await adForm({}, '#48c'),
+    ]) {
+      const other = await publish('create-ad-multipart', owner.token, form);
+      expect(other.status).toBe(422);
+      expect(other.body.message).toMatch(/already used for a different request/);
+    }
+    const same = await publish('create-ad-multipart');
+    expect(same.status).toBe(201);
+    expect(same.headers.get('idempotent-replayed')).toBe('true');
+    expect(same.body).toEqual(first.body);
+    expect(await countEvents('AdoptionAdPublished')).toBe(before + 1);
+  });
+
+  it('refuses a multipart body with a key on a route that takes no upload, recording nothing', async () => {
+    // The key of a multipart body is claimed once the upload has read it; a route without one never claims it.
+    const ad = await publish();
+    const before = await countEvents('AdoptionAdDeleted');
+    const res = await fetch(`${t.url}/api/adoptions/${String(ad.body._id)}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${owner.token}`, 'idempotency-key': 'delete-multipart' },
+      body: await adForm(),
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { message: string }).message).toMatch(/send the request as JSON/);
+    expect(await countEvents('AdoptionAdDeleted')).toBe(before);
+  });
+
   it('keeps keys apart per user', async () => {
     const ad = await publish('create-ad-2');
     const mine = await t.api.request('POST', `/api/adoptions/${String(ad.body._id)}/request`, {
@@ -193,19 +228,52 @@ describe('Idempotency-Key', () => {
     expect(again.body).toEqual(fixed.body);
   });
 
-  it('never duplicates even when the stored answer was lost with the process', async () => {
+  it("never duplicates a create whose kept answer is gone (expired, or deleted with someone's data)", async () => {
     const before = await countEvents('AdoptionAdPublished');
-    const first = await publish('create-ad-crash');
+    const first = await publish('create-ad-gone');
     expect(first.status).toBe(201);
-    // As if the process died after the append but before storing the answer: the lease has run out.
-    await t.db.pool.query(
-      `UPDATE idempotency_keys SET status = NULL, body = NULL, locked_until = now() - interval '1 second'
-       WHERE key = 'create-ad-crash'`,
-    );
-    const retry = await publish('create-ad-crash');
+    // An answer is recorded with its events, so a crash cannot lose it (crash.int.test.ts); it can still be gone.
+    await t.db.pool.query(`DELETE FROM idempotency_keys WHERE key = 'create-ad-gone'`);
+    const retry = await publish('create-ad-gone');
     // The ad id is derived from the key: the second attempt addresses the same ad and is refused.
     expect(retry.status).toBe(409);
     expect(await countEvents('AdoptionAdPublished')).toBe(before + 1);
+  });
+
+  it('answers 503 and records nothing when the answer cannot be recorded with its events; a retry runs afresh', async () => {
+    const profileUpdates = async () =>
+      Number(
+        (
+          await t.db.pool.query<{ n: string }>(
+            `SELECT count(*) AS n FROM events WHERE stream_id = $1 AND type = 'ProfileUpdated'`,
+            [`user-${owner.user.id}`],
+          )
+        ).rows[0]!.n,
+      );
+    const update = () =>
+      t.api.request('POST', '/api/auth/update-profile', {
+        body: { about: 'Fosters two senior cats' },
+        token: owner.token,
+        headers: { 'idempotency-key': 'profile-unsaved' },
+      });
+    const before = await profileUpdates();
+    // The answer's row is refused (as by a database failing at that moment): its events must not stay either.
+    await t.db.pool.query(
+      `ALTER TABLE idempotency_keys ADD CONSTRAINT refuse_for_test CHECK (key <> 'profile-unsaved')`,
+    );
+    let refused;
+    try {
+      refused = await update();
+    } finally {
+      await t.db.pool.query(`ALTER TABLE idempotency_keys DROP CONSTRAINT refuse_for_test`);
+    }
+    expect(refused.status).toBe(503);
+    expect(refused.body.message).toMatch(/could not be saved/);
+    expect(await profileUpdates()).toBe(before);
+    const retry = await update();
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+    expect(await profileUpdates()).toBe(before + 1);
   });
 
   it('refuses a malformed key with 400', async () => {

@@ -164,4 +164,21 @@ export const platformMigrations: Migration[] = [
       `);
     },
   },
+  {
+    // An idempotent answer is recorded in the transaction of the request's events (a row exists only once it is
+    // final: no lease to run out after a crash), sealed with the keys of the people whose data it holds (`persons`,
+    // empty when it holds none) and deleted with them. The answers kept until now were plaintext: they go (a retry
+    // of one runs again; a create is still refused by its key-derived id).
+    name: '0010_platform_idempotent_answers_sealed',
+    async up(knex) {
+      await knex.raw(`
+        DELETE FROM idempotency_keys;
+        ALTER TABLE idempotency_keys
+          DROP COLUMN locked_until,
+          ALTER COLUMN status SET NOT NULL,
+          ADD COLUMN persons text[] NOT NULL DEFAULT '{}';
+        CREATE INDEX idempotency_keys_persons ON idempotency_keys USING gin (persons);
+      `);
+    },
+  },
 ];

@@ -13,10 +13,12 @@ import {
   type ReadStreamOptions,
   type RecordedEvent,
 } from './event-store';
+import { UnitOfWork } from './unit-of-work';
 import { VISIBLE_HORIZON_SQL } from './visibility';
 
 const CHANNEL = 'pawhaven_events';
 const UNIQUE_VIOLATION = '23505';
+const DEADLOCK = '40P01';
 
 type Row = {
   position: string;
@@ -140,48 +142,52 @@ export class PostgresEventStore implements EventStore {
       events.map((e) => JSON.stringify(e.metadata ?? {})),
       expected === 'any' ? null : expected === 'no_stream' ? '-1' : expected.toString(),
     ];
+    // A named statement is parsed and planned once per connection: parsing and planning this CTE on every
+    // call cost about half of the append's time (measured by `npm run bench`).
+    const statement = { name: APPEND, text: APPEND_SQL, values: params };
+    type Appended = { position: string; transaction_id: string; stream_revision: string };
+    // In a request's unit of work the append joins its transaction, in a savepoint: a lost race undoes only it.
+    const uow = this.unitOfWork();
     for (let attempt = 0; ; attempt++) {
       try {
-        // A named statement is parsed and planned once per connection: parsing and planning this CTE on every
-        // call cost about half of the append's time (measured by `npm run bench`).
-        const { rows } = await this.pool.query<{
-          position: string;
-          transaction_id: string;
-          stream_revision: string;
-        }>({
-          name: APPEND,
-          text: APPEND_SQL,
-          values: params,
-        });
+        const { rows } = uow
+          ? await uow.savepoint((c) => c.query<Appended>(statement))
+          : await this.pool.query<Appended>(statement);
         if (rows.length === 0) {
-          const earlier = await this.findEarlierAppend(streamId, ids);
+          const earlier = await this.findEarlierAppend(streamId, ids, uow);
           if (earlier) return earlier;
-          throw new ConcurrencyError(streamId, expected, await this.currentRevision(streamId));
+          throw new ConcurrencyError(streamId, expected, await this.currentRevision(streamId, uow));
         }
         const last = rows[rows.length - 1]!;
-        this.announce();
+        // Subscribers are woken once the events can be read: at once, or when the unit of work commits.
+        if (uow) uow.afterCommit(this.announceAfterCommit);
+        else this.announce();
         return {
           nextRevision: BigInt(last.stream_revision),
           position: BigInt(last.position),
           transactionId: BigInt(last.transaction_id),
         };
       } catch (error) {
-        if (!isUniqueViolation(error)) throw error;
-        const earlier = await this.findEarlierAppend(streamId, ids);
+        // Two units of work appending to the same streams in opposite orders: PostgreSQL ends one of them.
+        if (!isUniqueViolation(error) && !(uow && isDeadlock(error))) throw error;
+        const earlier = await this.findEarlierAppend(streamId, ids, uow);
         if (earlier) return earlier;
         // 'any' never conflicts by intent: a racing writer took our revision, so take the next one.
         if (expected === 'any' && attempt < 10) continue;
-        throw new ConcurrencyError(streamId, expected, await this.currentRevision(streamId));
+        throw new ConcurrencyError(streamId, expected, await this.currentRevision(streamId, uow));
       }
     }
   }
 
   async *readStream(streamId: string, opts: ReadStreamOptions = {}): AsyncIterable<RecordedEvent> {
-    const { rows } = await this.pool.query<Row>(
-      `SELECT ${COLUMNS}
+    const query = {
+      text: `SELECT ${COLUMNS}
        FROM events WHERE stream_id = $1 AND stream_revision >= $2 ORDER BY stream_revision LIMIT $3`,
-      [streamId, (opts.fromRevision ?? 0n).toString(), opts.maxCount ?? null],
-    );
+      values: [streamId, (opts.fromRevision ?? 0n).toString(), opts.maxCount ?? null],
+    };
+    // A request in a unit of work reads its own appends too (they are not committed yet).
+    const uow = this.unitOfWork();
+    const { rows } = uow ? await uow.query<Row>(query) : await this.pool.query<Row>(query);
     for (const r of rows) yield toRecorded(r);
   }
 
@@ -324,25 +330,29 @@ export class PostgresEventStore implements EventStore {
     return rows.map(toRecorded);
   }
 
-  private async currentRevision(streamId: string): Promise<bigint | undefined> {
-    const { rows } = await this.pool.query<{ revision: string | null }>(
-      'SELECT MAX(stream_revision) AS revision FROM events WHERE stream_id = $1',
-      [streamId],
-    );
+  private async currentRevision(streamId: string, uow?: UnitOfWork): Promise<bigint | undefined> {
+    const query = {
+      text: 'SELECT MAX(stream_revision) AS revision FROM events WHERE stream_id = $1',
+      values: [streamId],
+    };
+    const { rows } = uow
+      ? await uow.query<{ revision: string | null }>(query)
+      : await this.pool.query<{ revision: string | null }>(query);
     return rows[0]?.revision == null ? undefined : BigInt(rows[0].revision);
   }
 
   /** A retried append whose events are all stored already answers as the first attempt did. */
-  private async findEarlierAppend(streamId: string, ids: string[]): Promise<AppendResult | undefined> {
-    const { rows } = await this.pool.query<{
-      stream_id: string;
-      stream_revision: string;
-      position: string;
-      transaction_id: string;
-    }>(
-      'SELECT stream_id, stream_revision, position, transaction_id FROM events WHERE event_id = ANY($1::uuid[]) ORDER BY position',
-      [ids],
-    );
+  private async findEarlierAppend(
+    streamId: string,
+    ids: string[],
+    uow?: UnitOfWork,
+  ): Promise<AppendResult | undefined> {
+    type Earlier = { stream_id: string; stream_revision: string; position: string; transaction_id: string };
+    const query = {
+      text: 'SELECT stream_id, stream_revision, position, transaction_id FROM events WHERE event_id = ANY($1::uuid[]) ORDER BY position',
+      values: [ids],
+    };
+    const { rows } = uow ? await uow.query<Earlier>(query) : await this.pool.query<Earlier>(query);
     if (rows.length !== ids.length || rows.some((r) => r.stream_id !== streamId)) return undefined;
     const last = rows[rows.length - 1]!;
     return {
@@ -351,6 +361,15 @@ export class PostgresEventStore implements EventStore {
       transactionId: BigInt(last.transaction_id),
     };
   }
+
+  /** The running request's unit of work, when it writes to this store's database. */
+  private unitOfWork(): UnitOfWork | undefined {
+    const uow = UnitOfWork.current();
+    const database = (this.pool.options as { connectionString?: string }).connectionString;
+    return uow && database !== undefined && uow.database === database ? uow : undefined;
+  }
+
+  private readonly announceAfterCommit = () => this.announce();
 
   /** Wake local subscribers now and other processes by NOTIFY; NOTIFY serialises commits, so coalesce. */
   private announce(): void {
@@ -432,6 +451,7 @@ export class PostgresEventStore implements EventStore {
 }
 
 const isUniqueViolation = (e: unknown): boolean => (e as { code?: string })?.code === UNIQUE_VIOLATION;
+const isDeadlock = (e: unknown): boolean => (e as { code?: string })?.code === DEADLOCK;
 
 function connectionStringOf(pool: pg.Pool): string {
   const cs = (pool.options as { connectionString?: string }).connectionString;
