@@ -1,6 +1,6 @@
 import { createHash, hkdfSync, randomUUID } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import { personalDataRule, personalDataOwner, readPath } from '@pawhaven/contracts';
+import { personalDataOwners, personalDataRule, readPath } from '@pawhaven/contracts';
 import {
   badRequest,
   conflict,
@@ -324,14 +324,14 @@ export function personsInAnswer(
   for (const e of trail) {
     const rule = personalDataRule(e.type);
     if (!rule) continue;
-    const owner = personalDataOwner(rule, e);
-    if (owner && persons.has(owner)) continue;
+    const owners = personalDataOwners(rule, e);
+    if (owners.length > 0 && owners.every((o) => persons.has(o))) continue;
     for (const f of rule.fields) {
       const value = readPath(e.data, f.path);
       if (typeof value !== 'string' || value === '' || isEnvelope(value)) continue;
       if (!text.includes(value) && !text.includes(JSON.stringify(value).slice(1, -1))) continue;
-      if (owner) persons.add(owner);
-      else ownerless = true;
+      for (const o of owners) persons.add(o);
+      if (owners.length === 0) ownerless = true;
       break;
     }
   }
