@@ -11,6 +11,7 @@ import { accountRoutes } from './accounts/routes';
 import { adminRoutes } from './admin/routes';
 import { adoptionRoutes } from './adoption/routes';
 import { chatRoutes } from './chat/routes';
+import { cleaningUpAfterDeletions } from './clean-up-store';
 import { contactRoutes } from './contact/routes';
 import { communityRoutes } from './community/routes';
 import type { CommandDeps } from './deps';
@@ -20,7 +21,9 @@ import { notificationRoutes } from './notifications/routes';
 import { projectionRoutes } from './projections/routes';
 
 /** The write side: every POST/PUT/PATCH/DELETE of the product. One router per bounded context. */
-export function createCommandApp(deps: CommandDeps, sessionIsOpen: SessionCheck): express.Express {
+export function createCommandApp(given: CommandDeps, sessionIsOpen: SessionCheck): express.Express {
+  // Every route appends through it: a deletion's pictures and dev mails go before the answer.
+  const deps = { ...given, store: cleaningUpAfterDeletions(given.store, given.db.knex, given.config) };
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.TRUST_PROXY_HOPS);

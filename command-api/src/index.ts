@@ -1,5 +1,6 @@
 export { createCommandApp } from './app';
 export { startHousekeeping, type Housekeeping } from './http/housekeeping';
+export { releasedImagesReactor } from './images/released-images.reactor';
 export type { CommandDeps } from './deps';
 export { ensureAdmin } from './accounts/bootstrap-admin';
 export { CodeHasher } from './accounts/secrets';

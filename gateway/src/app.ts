@@ -15,6 +15,7 @@ import {
   ensureAdmin,
   ensureDemoUsers,
   googleVerifier,
+  releasedImagesReactor,
   seedDemoAds,
   seedDemoChat,
   seedPublicContent,
@@ -103,11 +104,12 @@ export async function startApp(opts: StartOptions): Promise<RunningApp> {
   }
 
   const abort = new AbortController();
-  // The shredder destroys a deleted user's key as the log records UserDeleted; not a read model, so not rebuilt.
+  // The shredder destroys a deleted user's key as the log records UserDeleted, and the released-images reactor
+  // deletes the pictures deletions leave unshown; not read models, so not rebuilt.
   const projector = runProjector(
     db.knex,
     store,
-    [...allProjections, personalDataShredderProjection],
+    [...allProjections, personalDataShredderProjection, releasedImagesReactor],
     abort.signal,
   );
   const heldBack = startHeldBackMonitor(
