@@ -642,6 +642,31 @@ describe('POST /api/adoptions/{postId}/request', () => {
     },
   );
 
+  it('refuses an e-mail a mailto: link would read as more than one address (headers, a body, recipients)', async () => {
+    const created = await createAd(owner, { name: 'Careful' });
+    const path = `/api/adoptions/${created._id}/request`;
+    const proof = imageFile(await png(), 'petHistoryImage');
+    for (const email of [
+      'a@b.co?cc=x%40evil.example&body=hi',
+      'a@b.co&body=hi',
+      'a@b.co,c@d.co',
+      'a%40evil.example@b.co',
+      '"a b"@c.co',
+      'a@b.co#x',
+    ]) {
+      const res = await appendsNothing(() => api.post(path, requestBody(bob, { email }), bob.token));
+      expect(res.status, email).toBe(400);
+      expect(res.body.message).toBe('Please enter a valid email address');
+      const form = await appendsNothing(() =>
+        api.upload(path, proof, bob.token, requestBody(bob, { email })),
+      );
+      expect(form.status, email).toBe(400);
+      expect(form.body.message).toBe('Please enter a valid email address');
+    }
+    const res = await api.post(path, requestBody(bob, { email: "o'neil+pets@gmail.com" }), bob.token);
+    expect(res.status, res.text).toBe(201);
+  });
+
   it('refuses an invalid e-mail and phone number with the exact messages', async () => {
     const created = await createAd(owner, { name: 'Picky' });
     const path = `/api/adoptions/${created._id}/request`;
