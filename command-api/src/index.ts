@@ -14,3 +14,4 @@ export { chatCommands, type ChatCommands } from './chat/routes';
 export { conversationIdFor } from './chat/conversation';
 export { seedDemoChat } from './chat/demo-chat';
 export { seedPublicContent } from './directory/seed';
+export { directoryImageOrigins } from './directory/image-origins';

@@ -115,7 +115,8 @@ export function systemQueries({ config, db, store, projections, presence }: Quer
         res.json(mails);
         return;
       }
-      res.type('html').send(mailboxPage(mails));
+      const nonce = res.locals.cspNonce as string | undefined;
+      res.type('html').send(mailboxPage(mails, nonce));
     });
   }
 
