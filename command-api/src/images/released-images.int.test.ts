@@ -116,6 +116,7 @@ describe('deleting content deletes its pictures, before the answer', () => {
   it("an ad's picture replaced: the old one goes, the new one and the ad's other content stay", async () => {
     const ad = await newAd();
     const proof = await newProof(ad._id);
+    expect(await statusOf(ad.imageUrl)).toBe(200);
     const edited = ok(await putForm(`/api/adoptions/${ad._id}`, file('image'), owner.token, { name: 'Rex' }));
     expect(edited.imageUrl).not.toBe(ad.imageUrl);
     expect(await statusOf(ad.imageUrl)).toBe(404);
@@ -131,6 +132,7 @@ describe('deleting content deletes its pictures, before the answer', () => {
   it('a profile picture replaced, then removed', async () => {
     const first = ok(await api.upload('/api/auth/upload-profile-image', file('image'), owner.token)).data
       .profileImage as string;
+    expect(await statusOf(first)).toBe(200);
     const second = ok(await api.upload('/api/auth/upload-profile-image', file('image'), owner.token)).data
       .profileImage as string;
     expect(await statusOf(first)).toBe(404);
