@@ -1,12 +1,16 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { raInAppRouter } from './src/admin/build/ra-in-app-router.ts';
+import { CSP_NONCE_PLACEHOLDER } from '../contracts/src/http.ts';
 
 /** The gateway serves frontend/dist on the same origin as the API, so every call is a relative `/api/...`. */
 export default defineConfig({
   // raInAppRouter: react-admin's own-router fallback never runs (it always sits inside ours); dropping it keeps
   // ~16 KB gzip of react-router out of the public pages' first download.
   plugins: [react(), raInAppRouter()],
+  // index.html's scripts, styles and stylesheets get a nonce attribute, and a `csp-nonce` meta is added: the gateway
+  // replaces the placeholder with a fresh nonce for every page it serves (gateway/src/csp.ts).
+  html: { cspNonce: CSP_NONCE_PLACEHOLDER },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

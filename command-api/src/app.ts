@@ -16,6 +16,7 @@ import { accountRoutes } from './accounts/routes';
 import { adminRoutes } from './admin/routes';
 import { adoptionRoutes } from './adoption/routes';
 import { chatRoutes } from './chat/routes';
+import { cleaningUpAfterDeletions } from './clean-up-store';
 import { contactRoutes } from './contact/routes';
 import { communityRoutes } from './community/routes';
 import type { CommandDeps } from './deps';
@@ -33,8 +34,9 @@ export function createCommandApp(
     given.store instanceof EncryptingEventStore ? given.store.keys : new PersonalDataKeys(given.db.pool);
   const deps: CommandDeps = {
     ...given,
-    // What a request read and appended: whose data its idempotent answer may hold.
-    store: recordingTrail(given.store),
+    // Every route appends through it: what a request read and appended is noted (whose data its idempotent answer
+    // may hold), and a deletion's pictures and dev mails are cleaned up (clean-up-store.ts).
+    store: cleaningUpAfterDeletions(recordingTrail(given.store), given.db.knex, given.config),
     // Mail goes out once the request's events are committed: never for a sign-up that was not, and never while
     // the transaction holds the projections back.
     mailer: { send: (mail) => afterCommit(() => given.mailer.send(mail)) },

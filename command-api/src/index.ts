@@ -1,6 +1,7 @@
 export { createCommandApp } from './app';
 export { startHousekeeping, type Housekeeping } from './http/housekeeping';
 export { idempotentAnswersShredder } from './http/idempotency';
+export { releasedImagesReactor } from './images/released-images.reactor';
 export type { CommandDeps } from './deps';
 export { ensureAdmin } from './accounts/bootstrap-admin';
 export { CodeHasher } from './accounts/secrets';
@@ -15,3 +16,4 @@ export { chatCommands, type ChatCommands } from './chat/routes';
 export { conversationIdFor } from './chat/conversation';
 export { seedDemoChat } from './chat/demo-chat';
 export { seedPublicContent } from './directory/seed';
+export { directoryImageOrigins } from './directory/image-origins';

@@ -100,17 +100,44 @@ export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 const trimmed = (required: string) => z.string({ error: required }).trim().min(1, required);
 
+/** What a username may hold, and what it must: a name of dots, dashes or spaces alone names nobody. */
+const USERNAME_CHARACTERS = /^[\p{L}\p{N} ._-]+$/u;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+export const USERNAME_MESSAGES = {
+  tooLong: `Username must be at most ${ACCOUNT_LIMITS.usernameMaxLength} characters`,
+  characters: 'Username may contain letters, numbers, spaces, dots, dashes and underscores',
+  letterOrDigit: 'Username must contain at least one letter or number',
+} as const;
+
+/** A username as typed at sign-up or confirmed at a Google sign-up (trimmed). */
+export const usernameField = trimmed(ACCOUNT_MESSAGES.usernameRequired)
+  .max(ACCOUNT_LIMITS.usernameMaxLength, USERNAME_MESSAGES.tooLong)
+  .regex(USERNAME_CHARACTERS, USERNAME_MESSAGES.characters)
+  .regex(LETTER_OR_DIGIT, USERNAME_MESSAGES.letterOrDigit);
+
+/** What is left of `text` as a username: allowed characters only, spaces collapsed, cut to the limit. */
+const asUsername = (text: string) =>
+  text
+    .normalize('NFKC')
+    .replace(/[^\p{L}\p{N} ._-]/gu, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, ACCOUNT_LIMITS.usernameMaxLength)
+    .trim();
+
+/**
+ * The username a Google sign-up starts with: Google's display name as far as it is a valid username ("Zoë O'Brien"
+ * → "Zoë OBrien"), else the e-mail's local part, else 'PawHaven user'. Always passes `usernameField`.
+ */
+export function usernameFromGoogle(name: string, email: string): string {
+  for (const candidate of [asUsername(name), asUsername(email.split('@')[0] ?? '')])
+    if (usernameField.safeParse(candidate).success) return candidate;
+  return 'PawHaven user';
+}
+
 /** Request bodies of the auth root; the server adds the domain rule (it is a setting). */
 export const registerBody = z.object({
-  username: trimmed(ACCOUNT_MESSAGES.usernameRequired)
-    .max(
-      ACCOUNT_LIMITS.usernameMaxLength,
-      `Username must be at most ${ACCOUNT_LIMITS.usernameMaxLength} characters`,
-    )
-    .regex(
-      /^[\p{L}\p{N} ._-]+$/u,
-      'Username may contain letters, numbers, spaces, dots, dashes and underscores',
-    ),
+  username: usernameField,
   email: trimmed(ACCOUNT_MESSAGES.emailRequired),
   password: z.string({ error: ACCOUNT_MESSAGES.passwordRequired }).min(1, ACCOUNT_MESSAGES.passwordRequired),
   isVeterinarian: z.boolean().default(false),
@@ -169,7 +196,8 @@ export const updateProfileBody = z.object({
 export const loginGoogleBody = z.object({ credential: trimmed('Google credential is required') });
 export const completeGoogleRegistrationBody = z.object({
   email: trimmed(ACCOUNT_MESSAGES.emailRequired),
-  username: trimmed(ACCOUNT_MESSAGES.usernameRequired).max(ACCOUNT_LIMITS.usernameMaxLength),
+  /** The name `/login-google` suggested (`usernameFromGoogle`), under the same rules as a typed one. */
+  username: usernameField,
   isVeterinarian: z.boolean().default(false),
   /** The Google ID token again: proof that the caller owns the email. */
   credential: trimmed('Google credential is required'),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { emailField } from './email';
 
 export const PET_TYPES = ['Dog', 'Cat', 'Bird', 'Rabbit', 'Hamster', 'Other'] as const;
 export type PetType = (typeof PET_TYPES)[number];
@@ -117,12 +118,8 @@ export const adoptionRequestBody = z.object({
     .trim()
     .min(1, ADOPTION_MESSAGES.allFieldsRequired)
     .max(80),
-  email: z
-    .string({ error: ADOPTION_MESSAGES.allFieldsRequired })
-    .trim()
-    .min(1, ADOPTION_MESSAGES.allFieldsRequired)
-    .max(254)
-    .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, ADOPTION_MESSAGES.invalidEmail),
+  // Shown to the ad's owner as a mailto: link: a real address, nothing a mail client could read as more.
+  email: emailField(ADOPTION_MESSAGES.allFieldsRequired, ADOPTION_MESSAGES.invalidEmail),
   phone: z
     .string({ error: ADOPTION_MESSAGES.allFieldsRequired })
     .trim()

@@ -1,5 +1,6 @@
 export * from './accounts';
 export * from './http';
+export * from './email';
 export * from './events/user-events';
 export * from './adoption';
 export * from './events/adoption-events';

@@ -3,11 +3,14 @@ import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import createCache from '@emotion/cache';
+import { CacheProvider } from '@emotion/react';
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
 import { App } from './App';
 import { DIRECTORY_STALE_MS, directoryApi, directoryKeys, type DirectoryKind } from './directory/api';
 import { configQuery } from './shared/config';
+import { cspNonce } from './shared/csp-nonce';
 import { releasePrerender } from './shared/prerender';
 import { SessionProvider } from './shared/session';
 import { ToastProvider } from './shared/toast';
@@ -47,6 +50,10 @@ if (directory) {
   });
 }
 
+// MUI's and react-admin's styles are <style> elements emotion adds: they carry the page's nonce (the CSP has no
+// 'unsafe-inline'). Same key as emotion's default, so the class names match the prerendered first screens.
+const styleCache = createCache({ key: 'css', nonce: cspNonce() });
+
 const root = document.getElementById('root');
 if (!root) throw new Error('missing #root');
 
@@ -58,18 +65,20 @@ window.setTimeout(releasePrerender, 10_000);
 startTransition(() => {
   createRoot(root).render(
     <StrictMode>
-      <ThemeProvider theme={theme}>
-        <CssBaseline />
-        <QueryClientProvider client={queryClient}>
-          <SessionProvider>
-            <BrowserRouter>
-              <ToastProvider>
-                <App />
-              </ToastProvider>
-            </BrowserRouter>
-          </SessionProvider>
-        </QueryClientProvider>
-      </ThemeProvider>
+      <CacheProvider value={styleCache}>
+        <ThemeProvider theme={theme}>
+          <CssBaseline />
+          <QueryClientProvider client={queryClient}>
+            <SessionProvider>
+              <BrowserRouter>
+                <ToastProvider>
+                  <App />
+                </ToastProvider>
+              </BrowserRouter>
+            </SessionProvider>
+          </QueryClientProvider>
+        </ThemeProvider>
+      </CacheProvider>
     </StrictMode>,
   );
 });

@@ -4,7 +4,6 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import compression from 'compression';
 import express from 'express';
-import helmet from 'helmet';
 import type { JWTVerifyGetKey } from 'jose';
 import {
   chatCommands,
@@ -12,11 +11,13 @@ import {
   type CommandDeps,
   createCommandApp,
   createMailer,
+  directoryImageOrigins,
   ensureAdmin,
   ensureDemoUsers,
   googleVerifier,
-  pseudonymiseUsernameKeys,
   idempotentAnswersShredder,
+  pseudonymiseUsernameKeys,
+  releasedImagesReactor,
   seedDemoAds,
   seedDemoChat,
   seedPublicContent,
@@ -48,6 +49,7 @@ import {
 } from '@pawhaven/platform';
 import { allMigrations, allProjections } from '@pawhaven/projections';
 import { attachRealtime, createQueryApp, POST_QUERIES, Presence } from '@pawhaven/query-api';
+import { contentSecurity } from './csp';
 
 export type StartOptions = {
   databaseUrl: string;
@@ -113,12 +115,13 @@ export async function startApp(opts: StartOptions): Promise<RunningApp> {
   }
 
   const abort = new AbortController();
-  // The shredders destroy a deleted user's key and kept answers as the log records UserDeleted; not read models, so
-  // not rebuilt.
+  // Reactors following the log, not read models (so not rebuilt): the shredders destroy a deleted user's key and
+  // kept answers as the log records UserDeleted; the released-images reactor deletes the pictures deletions leave
+  // unshown.
   const projector = runProjector(
     db.knex,
     store,
-    [...allProjections, personalDataShredderProjection, idempotentAnswersShredder],
+    [...allProjections, personalDataShredderProjection, idempotentAnswersShredder, releasedImagesReactor],
     abort.signal,
   );
   const heldBack = startHeldBackMonitor(
@@ -155,28 +158,23 @@ export async function startApp(opts: StartOptions): Promise<RunningApp> {
 
   const gateway = express();
   gateway.disable('x-powered-by');
-  gateway.use(
-    helmet({
-      contentSecurityPolicy: {
-        directives: {
-          'script-src': ["'self'", 'https://accounts.google.com/gsi/client'],
-          'frame-src': ["'self'", 'https://accounts.google.com/gsi/'],
-          'connect-src': ["'self'", 'https://accounts.google.com/gsi/'],
-          'style-src': ["'self'", "'unsafe-inline'", 'https://accounts.google.com/gsi/style'],
-          'img-src': ["'self'", 'data:', 'blob:', 'https:'],
-          'upgrade-insecure-requests': config.NODE_ENV === 'production' ? [] : null,
-        },
-      },
-      crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
-      hsts: config.NODE_ENV === 'production',
-    }),
-  );
+  const frontendDir = opts.frontendDir ?? defaultFrontendDir;
+  // The Content-Security-Policy (csp.ts): a nonce per response for <style> elements, nothing else inline.
+  const security = contentSecurity({
+    frontendDir,
+    imageOrigins: await directoryImageOrigins(db.knex),
+    production: config.NODE_ENV === 'production',
+  });
+  gateway.use(security.handlers);
   gateway.use(['/api', '/dev'], (req, res, next) => {
     const target = isQuery(req.method, req.originalUrl.split('?')[0]!) ? queryApp : commandApp;
     req.url = req.originalUrl;
     target(req, res, next);
   });
-  const frontendDir = opts.frontendDir ?? defaultFrontendDir;
+  const indexPage = (res: express.Response) => {
+    res.setHeader('Cache-Control', 'no-cache');
+    res.type('html').send(security.page(res));
+  };
   if (existsSync(path.join(frontendDir, 'index.html'))) {
     // The frontend's files go compressed (a phone on a slow network gets a fifth of the bytes); API answers do not:
     // they are small, mostly built by PostgreSQL, and their CPU is better spent answering.
@@ -185,12 +183,11 @@ export async function startApp(opts: StartOptions): Promise<RunningApp> {
       '/assets',
       express.static(path.join(frontendDir, 'assets'), { immutable: true, maxAge: '1y' }),
     );
+    // index.html carries each response's nonce: never served as a plain file.
+    gateway.get('/index.html', (_req, res) => indexPage(res));
     gateway.use(express.static(frontendDir, { index: false, maxAge: '1h' }));
     // Every other path is a route of the single-page app.
-    gateway.get('/{*path}', (_req, res) => {
-      res.setHeader('Cache-Control', 'no-cache');
-      res.sendFile(path.join(frontendDir, 'index.html'));
-    });
+    gateway.get('/{*path}', (_req, res) => indexPage(res));
   } else {
     gateway.get('/', (_req, res) => {
       res.type('text').send('The frontend is not built yet: run `npm run build`.');

@@ -19,6 +19,7 @@ import {
   resetPasswordBody,
   signinBody,
   updateProfileBody,
+  usernameFromGoogle,
   verifyRegistrationBody,
   verifyResetCodeBody,
 } from '@pawhaven/contracts';
@@ -350,7 +351,7 @@ export function accountRoutes(deps: CommandDeps): Router {
     res.json({
       needsUserType: true,
       email: normalizeEmail(identity.email),
-      username: identity.name,
+      username: usernameFromGoogle(identity.name, identity.email),
       message: 'Please choose how you would like to register',
     });
   });
@@ -369,8 +370,9 @@ export function accountRoutes(deps: CommandDeps): Router {
     }
     // The account stream the address names (a claim never registered, or a lapsed sign-up, is taken over).
     const userId = await claimEmail(store, email, randomUUID());
-    // The name comes from Google and the user never typed it: when taken, add a short number rather than fail.
-    const base = body.username.slice(0, ACCOUNT_LIMITS.usernameMaxLength - 5);
+    // The name comes from Google and the user never typed it: when taken, add a short number rather than fail
+    // (room made for it, and what is left still a valid name).
+    const base = usernameFromGoogle(body.username.slice(0, ACCOUNT_LIMITS.usernameMaxLength - 5), email);
     const at = now();
     const registrationId = randomUUID();
     let username = base;

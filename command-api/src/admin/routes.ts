@@ -14,7 +14,6 @@ import {
   handleCommand,
   HttpError,
   loadState,
-  logger,
   requireAdmin,
   type CommandResult,
 } from '@pawhaven/platform';
@@ -24,7 +23,6 @@ import { postDecider } from '../community/post';
 import { COMMENTS_PROJECTION } from '../community/routes';
 import type { CommandDeps } from '../deps';
 import { findRecordingStream, uuidParam } from '../http/route-helpers';
-import { removeImagesOfDeletedUsers } from '../images/image-store';
 
 /** What the dashboard is told after each deletion (the spec shows only the confirmations and the failures). */
 export const ADMIN_DELETION_MESSAGES = {
@@ -85,13 +83,6 @@ export function adminRoutes(deps: CommandDeps): Router {
       userDecider,
       { type: 'DeleteUser', data: { deletedBy: adminId, now: now() } },
       { actorId: adminId },
-    );
-    // The pictures go once the deletion is committed (it finds them by the log); a crash here leaves them to the
-    // housekeeping sweep.
-    await afterCommit(() =>
-      removeImagesOfDeletedUsers(db.knex, userId).catch((err: unknown) =>
-        logger.warn({ err, userId }, "a deleted user's images are left for the sweeper"),
-      ),
     );
     res.json({
       message: ADMIN_DELETION_MESSAGES.user,

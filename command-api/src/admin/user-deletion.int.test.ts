@@ -11,7 +11,7 @@ import {
   type TestApi,
   type TestApp,
 } from '../../../gateway/src/support/test-app';
-import { sweepStagedImages } from '../images/image-store';
+import { releaseImagesAfter } from '../images/released-images';
 
 /**
  * Deleting a user (issue 10), end to end through real commands: the victim has an ad with requests on it, requests
@@ -41,6 +41,15 @@ const ids = {
 };
 const victimImages: string[] = [];
 let deletion: ApiResponse;
+/** The dev mailbox's mails to the victim before the deletion (their verification code, the contact confirmation). */
+let victimMailsBefore: { subject: string }[] = [];
+const mailsTo = async (email: string) =>
+  (
+    await t.db.pool.query<{ subject: string }>(
+      `SELECT subject FROM dev_mailbox WHERE lower("to") = lower($1) ORDER BY id`,
+      [email],
+    )
+  ).rows;
 
 const ok = (res: ApiResponse, status = 200) => {
   expect(res.status, `${status}: ${res.text}`).toBe(status);
@@ -150,6 +159,7 @@ beforeAll(async () => {
   ok(await send(cara, bc.data._id, 'Hello Bob'), 201);
   ok(await api.post('/api/contact', { name: 'Doc', email: victim.email, message: 'Hello team' }, V), 201);
 
+  victimMailsBefore = await mailsTo(victim.email);
   deletion = await api.del(`/api/admin/user/${victim.user._id}`, adminToken);
   ok(deletion);
   await settled(deletion.body.position);
@@ -263,6 +273,14 @@ describe('deleting a user with all their data', () => {
     expect(unread.count).toBe(notes.notifications.filter((n: Json) => !n.read).length);
   });
 
+  it('clears the dev mailbox of every mail to their address; the others keep theirs', async () => {
+    expect(victimMailsBefore.length).toBeGreaterThanOrEqual(2);
+    expect(victimMailsBefore.some((m) => /verif/i.test(m.subject))).toBe(true);
+    expect(await mailsTo(victim.email)).toEqual([]);
+    expect(await mailsTo(victim.email.toUpperCase())).toEqual([]);
+    expect((await mailsTo(bob.email)).length).toBeGreaterThan(0);
+  });
+
   it('removes their pictures from storage', async () => {
     expect(victimImages.every((p) => typeof p === 'string' && p.startsWith('/api/images/'))).toBe(true);
     const imageIds = victimImages.map((p) => p.slice('/api/images/'.length));
@@ -271,19 +289,24 @@ describe('deleting a user with all their data', () => {
     expect((await api.get(victimImages[0]!)).status).toBe(404);
   });
 
-  it('the housekeeping sweep removes a picture a crash left behind after the deletion was recorded', async () => {
-    const leftOver = victimImages[1]!.slice('/api/images/'.length);
+  it('replaying their deletion (the released-images reactor after a crash) removes any picture of theirs left behind', async () => {
+    const leftOver = victimImages.map((p) => p.slice('/api/images/'.length));
     const other = `${'0'.repeat(23)}1`;
-    for (const id of [leftOver, other])
+    for (const id of [...leftOver, other])
       await t.db
         .knex('images')
         .insert({ id, content_type: 'image/webp', bytes: image, width: 40, height: 30 });
-    const swept = await sweepStagedImages(t.db.knex);
-    expect(swept.deleted).toBeGreaterThanOrEqual(1);
+    const userId = victim.user._id;
+    const deleted = await releaseImagesAfter(t.db.knex, {
+      streamId: `user-${userId}`,
+      type: 'UserDeleted',
+      data: { userId },
+    });
+    expect(deleted).toBe(leftOver.length);
     const { rows } = await t.db.pool.query(`SELECT id FROM images WHERE id = ANY($1) ORDER BY id`, [
-      [leftOver, other],
+      [...leftOver, other],
     ]);
-    // Only the deleted user's picture goes; one nobody's deletion names stays.
+    // Only the deleted user's pictures go; one nobody's deletion names stays.
     expect(rows).toEqual([{ id: other }]);
   });
 

@@ -171,6 +171,16 @@ async function planKind(dir: string, kind: Kind, at: string): Promise<PlannedEnt
   });
 }
 
+/** Every picture the seed files name (NGOs, clinics, team members): a path on this site or an https address. */
+export async function seedFileImages(dir = SEED_DIR): Promise<string[]> {
+  const at = new Date(0).toISOString();
+  const planned = await Promise.all((Object.keys(KINDS) as Kind[]).map((kind) => planKind(dir, kind, at)));
+  return planned
+    .flat()
+    .map(({ event }) => (event.data as { image?: unknown }).image)
+    .filter((image): image is string => typeof image === 'string');
+}
+
 const exists = async (store: EventStore, stream: string) => {
   for await (const _ of store.readStream(stream, { maxCount: 1 })) return true;
   return false;

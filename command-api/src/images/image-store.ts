@@ -144,49 +144,9 @@ async function settleStagedImages(
 }
 
 /**
- * Deletes the pictures of deleted users (`UserDeleted`): their profile pictures, the pictures of the ads they
- * published (first and later ones), of the requests they sent, and of their posts, found by the paths the log names
- * (paths are not shredded). One user, or every deleted user when `userId` is absent (the sweep after a crash between
- * the append and the removal). Idempotent. Answers how many were deleted.
- */
-export async function removeImagesOfDeletedUsers(knex: Knex, userId?: string): Promise<number> {
-  const { rows } = await knex.raw<{ rows: { deleted: number }[] }>(
-    `WITH gone AS (
-       SELECT DISTINCT data->>'userId' AS id FROM events
-        WHERE type = 'UserDeleted' ${userId ? `AND data->>'userId' = ?` : ''}
-     ),
-     ads AS (
-       SELECT e.stream_id, e.data->'details'->>'imageUrl' AS path FROM events e
-        WHERE e.type = 'AdoptionAdPublished' AND e.data->>'ownerId' IN (SELECT id FROM gone)
-     ),
-     paths AS (
-       SELECT e.data->>'profileImage' AS path FROM events e
-        WHERE e.type = 'ProfileImageChanged' AND e.stream_id IN (SELECT 'user-' || id FROM gone)
-       UNION ALL SELECT path FROM ads
-       UNION ALL SELECT e.data->'changes'->>'imageUrl' FROM events e
-        WHERE e.type = 'AdoptionAdUpdated' AND e.stream_id IN (SELECT stream_id FROM ads)
-       UNION ALL SELECT e.data->>'petHistoryImage' FROM events e
-        WHERE e.type = 'AdoptionRequested' AND e.data->>'requesterId' IN (SELECT id FROM gone)
-       UNION ALL SELECT e.data->>'imageUrl' FROM events e
-        WHERE e.type = 'PostPublished' AND e.data->>'authorId' IN (SELECT id FROM gone)
-     ),
-     deleted AS (
-       DELETE FROM images WHERE id IN (
-         SELECT substring(path FROM '^/api/images/([0-9a-f]+)$') FROM paths WHERE path IS NOT NULL
-       ) RETURNING id
-     )
-     SELECT count(*)::int AS deleted FROM deleted`,
-    userId ? [userId] : [],
-  );
-  return rows[0]?.deleted ?? 0;
-}
-
-/**
  * Settles the staged images older than `olderThanSeconds` (a crash between storing and confirming left them):
- * referenced ones are kept, the rest deleted. Also removes what is left of deleted users' pictures (a crash between
- * recording `UserDeleted` and removing them), counted as deleted. Safe to run from several processes at once.
+ * referenced ones are kept, the rest deleted. Safe to run from several processes at once. (Pictures of deleted
+ * content are not its business: the `released-images` reactor deletes them from the log, crash or not.)
  */
-export const sweepStagedImages = async (knex: Knex, olderThanSeconds = STAGED_IMAGE_MAX_AGE_SECONDS) => {
-  const staged = await settleStagedImages(knex, { olderThanSeconds });
-  return { ...staged, deleted: staged.deleted + (await removeImagesOfDeletedUsers(knex)) };
-};
+export const sweepStagedImages = (knex: Knex, olderThanSeconds = STAGED_IMAGE_MAX_AGE_SECONDS) =>
+  settleStagedImages(knex, { olderThanSeconds });

@@ -1,6 +1,7 @@
 import nodemailer from 'nodemailer';
 import type { Knex } from 'knex';
 import { logger, type Config } from '@pawhaven/platform';
+import { keepInDevMailbox } from './dev-mailbox';
 
 export type OutgoingMail = { to: string; subject: string; text: string; html?: string };
 export type Mailer = { send(mail: OutgoingMail): Promise<void> };
@@ -23,12 +24,7 @@ export function createMailer(config: Config, knex: Knex): Mailer {
     return {
       async send(mail) {
         await transport.sendMail({ from: config.MAIL_FROM, ...mail });
-        await knex('dev_mailbox').insert({
-          to: mail.to,
-          subject: mail.subject,
-          text: mail.text,
-          html: mail.html ?? null,
-        });
+        await keepInDevMailbox(knex, mail);
         logger.info({ to: mail.to, subject: mail.subject }, 'mail kept in the dev mailbox (/dev/mailbox)');
       },
     };

@@ -14,6 +14,7 @@ import MedicalServicesIcon from '@mui/icons-material/MedicalServicesOutlined';
 import PersonIcon from '@mui/icons-material/PersonOutline';
 import { errorText } from '../shared/api';
 import { useConfig } from '../shared/config';
+import { cspNonce } from '../shared/csp-nonce';
 import { accountsApi } from './api';
 import { useCompleteSignIn } from './useCompleteSignIn';
 
@@ -38,6 +39,8 @@ function loadGoogleIdentity(): Promise<GoogleId> {
   gsiLoading ??= new Promise<GoogleId>((resolve, reject) => {
     const script = document.createElement('script');
     script.src = GSI_SRC;
+    // Google's client adds a <style> of its own with its script's nonce: the CSP allows no other inline style.
+    script.nonce = cspNonce() ?? '';
     script.async = true;
     script.defer = true;
     script.onload = () =>

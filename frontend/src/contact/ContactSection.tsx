@@ -9,6 +9,7 @@ import LocationIcon from '@mui/icons-material/PlaceOutlined';
 import PublicIcon from '@mui/icons-material/PublicOutlined';
 import SupportIcon from '@mui/icons-material/SupportAgentOutlined';
 import { CONTACT_EMAIL } from '../layout/navigation';
+import { mailtoHref } from '../shared/contact-links';
 import { palette } from '../theme';
 import { ContactForm } from './ContactForm';
 
@@ -106,7 +107,7 @@ export function ContactSection({
                 >
                   <EmailIcon aria-hidden />
                 </Box>
-                <Link href={`mailto:${CONTACT_EMAIL}`} sx={{ fontWeight: 700, overflowWrap: 'anywhere' }}>
+                <Link href={mailtoHref(CONTACT_EMAIL)} sx={{ fontWeight: 700, overflowWrap: 'anywhere' }}>
                   {CONTACT_EMAIL}
                 </Link>
               </Stack>

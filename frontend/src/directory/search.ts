@@ -46,12 +46,3 @@ export function pickSource<T>(loaded: readonly { term: string; items: readonly T
   }
   return best;
 }
-
-/** A `tel:` address: the digits and a leading plus of a phone number as written ('+92 42 111-222' → tel:+9242111222). */
-export function telHref(phone: string): string {
-  const trimmed = phone.trim();
-  const digits = trimmed.replace(/\D/g, '');
-  return `tel:${trimmed.startsWith('+') ? '+' : ''}${digits}`;
-}
-
-export const mailHref = (email: string) => `mailto:${email.trim()}`;

@@ -1,14 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  clinicMatches,
-  filterClinics,
-  filterNgos,
-  mailHref,
-  ngoMatches,
-  normaliseTerm,
-  pickSource,
-  telHref,
-} from './search';
+import { clinicMatches, filterClinics, filterNgos, ngoMatches, normaliseTerm, pickSource } from './search';
 
 const ngos = [
   { name: 'Edhi Foundation Animal Shelter', description: 'Rescue and shelter in Karachi.' },
@@ -93,16 +84,5 @@ describe('pickSource', () => {
     const lahoreList = filterNgos(ngos, 'lah');
     const source = pickSource([{ term: 'lah', items: lahoreList }], 'lahore p')!;
     expect(filterNgos(source.items, 'lahore p')).toEqual(filterNgos(ngos, 'lahore p'));
-  });
-});
-
-describe('contact links', () => {
-  it('makes tel: addresses of the digits and a leading plus', () => {
-    expect(telHref('+92 42 111-222-333')).toBe('tel:+9242111222333');
-    expect(telHref('(021) 3586 1234')).toBe('tel:02135861234');
-  });
-
-  it('makes mailto: addresses', () => {
-    expect(mailHref(' info@paws.org.pk ')).toBe('mailto:info@paws.org.pk');
   });
 });

@@ -10,6 +10,7 @@ import FacebookIcon from '@mui/icons-material/Facebook';
 import InstagramIcon from '@mui/icons-material/Instagram';
 import XIcon from '@mui/icons-material/X';
 import YouTubeIcon from '@mui/icons-material/YouTube';
+import { mailtoHref } from '../shared/contact-links';
 import { palette } from '../theme';
 import { Logo } from './Logo';
 import { CONTACT_EMAIL, NAV_ITEMS } from './navigation';
@@ -65,7 +66,7 @@ export function Footer() {
               Stay in touch
             </Typography>
             <Link
-              href={`mailto:${CONTACT_EMAIL}`}
+              href={mailtoHref(CONTACT_EMAIL)}
               color="inherit"
               sx={{ display: 'inline-flex', alignItems: 'center', gap: 1, wordBreak: 'break-all' }}
             >

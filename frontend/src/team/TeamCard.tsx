@@ -12,6 +12,7 @@ import LanguageIcon from '@mui/icons-material/Language';
 import PhoneIcon from '@mui/icons-material/PhoneOutlined';
 import PlaceIcon from '@mui/icons-material/PlaceOutlined';
 import VerifiedIcon from '@mui/icons-material/Verified';
+import { mailtoHref, telHref } from '../shared/contact-links';
 import { palette } from '../theme';
 import {
   SECTION_LABELS,
@@ -211,12 +212,12 @@ export function TeamCard({
         )}
         {contact.phone && (
           <ContactLine Icon={PhoneIcon} label="Phone">
-            <Link href={`tel:${contact.phone.replace(/[^\d+]/g, '')}`}>{contact.phone}</Link>
+            <Link href={telHref(contact.phone)}>{contact.phone}</Link>
           </ContactLine>
         )}
         {contact.email && (
           <ContactLine Icon={EmailIcon} label="Email">
-            <Link href={`mailto:${contact.email}`}>{contact.email}</Link>
+            <Link href={mailtoHref(contact.email)}>{contact.email}</Link>
           </ContactLine>
         )}
         {contact.website && (

@@ -198,7 +198,9 @@ export const operations: Record<string, Operation> = {
   'GET /api/health': { summary: 'Health of each part' },
   'GET /api/docs': { summary: 'This document' },
   'GET /api/config': { summary: 'Public settings: accepted e-mail domain, Google client id' },
-  'GET /api/images/:id': { summary: 'A stored image (immutable, long cache)' },
+  'GET /api/images/:id': {
+    summary: 'A stored image (cached for 5 minutes, ETag; 404 once its content is deleted)',
+  },
   'GET /dev/mailbox': {
     summary: 'Development only, loopback only: the e-mails the app sent (JSON with ?to=, else HTML)',
     query: z.object({ to: z.string().optional() }),

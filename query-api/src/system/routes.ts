@@ -5,6 +5,9 @@ import type { QueryDeps } from '../deps';
 import { mailboxPage } from './mailbox-page';
 import { openApiDocument } from './openapi';
 
+/** How long a browser or proxy may show a picture without asking again: a deleted picture is gone within this. */
+export const IMAGE_MAX_AGE_SECONDS = 5 * 60;
+
 const isLoopback = (address: string | undefined) =>
   !!address && (address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.'));
 
@@ -69,15 +72,25 @@ export function systemQueries({ config, db, store, projections, presence }: Quer
   });
 
   router.get('/api/images/:id', async (req, res) => {
-    if (!/^[a-f0-9]{24}$/.test(req.params.id)) throw notFound('Image not found');
+    const id = req.params.id;
+    if (!/^[a-f0-9]{24}$/.test(id)) throw notFound('Image not found');
+    // An id never names other bytes (a new upload gets a new id), so it is the ETag; but a picture can be taken down
+    // (its content deleted): browsers and proxies keep it for minutes at most, then ask again (304 while it exists).
+    const etag = `"${id}"`;
+    const revalidating = (req.get('if-none-match') ?? '')
+      .split(',')
+      .some((tag) => tag.trim().replace(/^W\//, '') === etag);
     const row = await db
       .knex('images')
-      .where({ id: req.params.id })
-      .first<{ content_type: string; bytes: Buffer } | undefined>();
+      .where({ id })
+      .first<{ content_type: string; bytes?: Buffer } | undefined>(
+        revalidating ? ['content_type'] : ['content_type', 'bytes'],
+      );
     if (!row) throw notFound('Image not found');
-    // Images never change under an id: a new upload gets a new id.
-    res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
-    res.type(row.content_type).send(row.bytes);
+    res.setHeader('Cache-Control', `public, max-age=${IMAGE_MAX_AGE_SECONDS}`);
+    res.setHeader('ETag', etag);
+    if (revalidating) res.status(304).end();
+    else res.type(row.content_type).send(row.bytes);
   });
 
   if (config.devMailbox) {
@@ -102,7 +115,8 @@ export function systemQueries({ config, db, store, projections, presence }: Quer
         res.json(mails);
         return;
       }
-      res.type('html').send(mailboxPage(mails));
+      const nonce = res.locals.cspNonce as string | undefined;
+      res.type('html').send(mailboxPage(mails, nonce));
     });
   }
 

@@ -13,6 +13,7 @@ import CheckIcon from '@mui/icons-material/Check';
 import CloseIcon from '@mui/icons-material/Close';
 import type { AdoptionAdDto, AdoptionRequestDto } from '@pawhaven/contracts';
 import { shortDate } from '../format';
+import { mailtoHref, telHref } from '../../shared/contact-links';
 import { ConfirmDialog } from '../../shared/ui/ConfirmDialog';
 import { PetImage } from '../../shared/ui/PetImage';
 import { RequestStatusChip } from './StatusChip';
@@ -87,13 +88,13 @@ export function RequestItem({
               Email
             </Typography>
             <Typography component="dd" variant="body2" sx={{ m: 0, wordBreak: 'break-all' }}>
-              <Link href={`mailto:${request.email}`}>{request.email}</Link>
+              <Link href={mailtoHref(request.email)}>{request.email}</Link>
             </Typography>
             <Typography component="dt" variant="body2" color="text.secondary">
               Phone
             </Typography>
             <Typography component="dd" variant="body2" sx={{ m: 0 }}>
-              <Link href={`tel:${request.phone.replace(/[\s-]/g, '')}`}>{request.phone}</Link>
+              <Link href={telHref(request.phone)}>{request.phone}</Link>
             </Typography>
           </Box>
           <Typography variant="body2" sx={{ whiteSpace: 'pre-line', wordBreak: 'break-word' }}>

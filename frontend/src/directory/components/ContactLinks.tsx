@@ -3,7 +3,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import EmailIcon from '@mui/icons-material/EmailOutlined';
 import PhoneIcon from '@mui/icons-material/PhoneOutlined';
-import { mailHref, telHref } from '../search';
+import { mailtoHref, telHref } from '../../shared/contact-links';
 
 /** Phone and e-mail as links that call or write (spec 000 §2); the e-mail is optional for clinics. */
 export function ContactLinks({ phone, email }: { phone?: string | null; email?: string | null }) {
@@ -21,7 +21,7 @@ export function ContactLinks({ phone, email }: { phone?: string | null; email?: 
       {email && (
         <Stack component="li" direction="row" spacing={1} sx={{ alignItems: 'center', minWidth: 0 }}>
           <EmailIcon fontSize="small" color="secondary" aria-hidden />
-          <Link href={mailHref(email)} sx={{ fontWeight: 700, overflowWrap: 'anywhere', minWidth: 0 }}>
+          <Link href={mailtoHref(email)} sx={{ fontWeight: 700, overflowWrap: 'anywhere', minWidth: 0 }}>
             {email}
           </Link>
         </Stack>
