@@ -9,7 +9,6 @@ import {
   postStream,
 } from '@pawhaven/contracts';
 import {
-  afterCommit,
   currentUserId,
   handleCommand,
   HttpError,
