@@ -10,6 +10,7 @@ import {
 } from '@pawhaven/contracts';
 import {
   currentUserId,
+  destroyPersonalDataKey,
   handleCommand,
   HttpError,
   loadState,
@@ -88,6 +89,11 @@ export function adminRoutes(deps: CommandDeps): Router {
     // The pictures go once the deletion is recorded; a crash here leaves them to the housekeeping sweep.
     await removeImagesOfDeletedUsers(db.knex, userId).catch((err: unknown) =>
       logger.warn({ err, userId }, "a deleted user's images are left for the sweeper"),
+    );
+    // So does the key of their personal fields, at once rather than when the projections reach the deletion (an
+    // open transaction can hold them back for minutes); a crash here leaves it to the shredder, which follows the log.
+    await destroyPersonalDataKey(db.knex, userId).catch((err: unknown) =>
+      logger.warn({ err, userId }, "a deleted user's key is left for the shredder"),
     );
     res.json({
       message: ADMIN_DELETION_MESSAGES.user,

@@ -1,3 +1,4 @@
+import { sessionIndexesMigration } from '../auth/sessions';
 import { personalDataMigration } from '../personal-data/migration';
 import type { Migration } from './migrations';
 
@@ -164,4 +165,5 @@ export const platformMigrations: Migration[] = [
       `);
     },
   },
+  sessionIndexesMigration,
 ];
