@@ -238,6 +238,12 @@ describe('sign-outs and deletions take effect on every read at once, whatever th
       // The projections are really held back: the read models still have Dana.
       expect(await t.db.knex('users').where({ id: dana.user._id }).first()).toBeTruthy();
       expect(await t.db.knex('posts').where({ id: ids.danaPost }).first()).toBeTruthy();
+      // Her personal-data key is destroyed by the deletion itself, not only when the shredder gets to it.
+      const key = await t.db.knex('personal_data_keys').where({ user_id: dana.user._id }).first();
+      expect({ key: key?.key ?? null, destroyed: key?.destroyed_at != null }).toEqual({
+        key: null,
+        destroyed: true,
+      });
 
       expect((await t.api.get('/api/auth/profile', dana.token)).status).toBe(401);
       expect(await connect(dana.token)).toBe('Your session has ended. Please sign in again.');
