@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACCOUNT_MESSAGES } from '@pawhaven/contracts';
 import { startE2eApp, uniqueName, type E2eApp } from './support/app';
 import {
   chooseAccountMenu,
@@ -13,7 +14,8 @@ import {
   type Browser,
   type PageGlobals,
 } from './support/browser';
-import { readCode } from './support/mailbox';
+import { createVerifiedUser } from './support/adoption';
+import { readCode, readMailbox } from './support/mailbox';
 import { makePng } from './support/png';
 
 /**
@@ -353,6 +355,44 @@ describe('a sign-up bound to the tab that made it', () => {
     await waitForPath(stranger, '/signin');
     expect(await stranger.getByLabel('Email').inputValue()).toBe(email);
     for (const p of [first, other, stranger]) await p.close();
+  });
+});
+
+describe('answers that do not tell whether an address has an account', () => {
+  it('a sign-up with a registered address goes on to verification like any, and the owner is mailed', async () => {
+    const owner = await createVerifiedUser(env.url, 'owner');
+    const page = await browser.newPage();
+    const sentAfter = new Date(Date.now() - 1000);
+    await page.goto(`${env.url}/signup`);
+    await page.getByLabel('Username').fill(uniqueName('someone'));
+    await page.getByLabel('Email').fill(owner.email);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    await waitForPath(page, '/verify-registration');
+    await page.getByRole('heading', { name: 'Verify Your Email' }).waitFor();
+    await expect
+      .poll(async () =>
+        (await readMailbox(env.url, owner.email)).some(
+          (m) => /tried to sign up/.test(m.subject) && new Date(m.sentAt) >= sentAfter,
+        ),
+      )
+      .toBe(true);
+    await page.close();
+  });
+
+  it('Forgot Password with an address nobody has goes on to the code, which is then invalid', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${env.url}/signin`);
+    await page.getByRole('link', { name: 'Forgot Password?' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Forgot Password' });
+    await dialog.getByLabel('Email').fill(`${uniqueName('nobody')}@gmail.com`);
+    await dialog.getByRole('button', { name: 'Send Code' }).click();
+    await waitForPath(page, '/verify-code');
+    await page.getByText(ACCOUNT_MESSAGES.resetCodeSent).waitFor();
+    await page.getByLabel('Verification Code').fill('123456');
+    await page.getByRole('button', { name: 'Verify Code' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Invalid verification code' }).waitFor();
+    await page.close();
   });
 });
 

@@ -51,8 +51,10 @@ export function createCommandApp(
   app.use(authenticate(deps.tokens, sessionIsOpen));
   // After authenticate: a key belongs to the signed-in user.
   app.use(idempotentRequests({ db: deps.db, units: given.units, keys }));
-  // Every write counts against RATE_LIMIT_WRITES (per user, or per address when anonymous), new routes included.
+  // Every write counts against RATE_LIMIT_WRITES (per user, or per address when anonymous), new routes included;
+  // administrators' deletions against RATE_LIMIT_MODERATION instead.
   app.use(rateLimiter(deps, 'write'));
+  app.use(rateLimiter(deps, 'moderation'));
   app.use('/api/auth', accountRoutes(deps));
   app.use('/api/adoptions', adoptionRoutes(deps));
   const community = communityRoutes(deps);

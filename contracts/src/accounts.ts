@@ -35,7 +35,8 @@ export const ACCOUNT_MESSAGES = {
   registered: 'Registration successful! Check your email for the verification code.',
   verified: 'Email verified successfully! Redirecting to sign in...',
   otpResent: 'New OTP sent successfully! Check your email.',
-  resetCodeSent: 'Verification code sent! Check your email.',
+  /** Said whether or not the address has an account (the answer must not tell). */
+  resetCodeSent: 'If an account uses this email, a verification code is on its way. Check your email.',
   resetCodeResent: 'Verification code resent! Check your email.',
   resetCodeVerified: 'Code verified. You can now choose a new password.',
   passwordReset: 'Password reset successfully! You can now sign in.',
@@ -45,6 +46,7 @@ export const ACCOUNT_MESSAGES = {
   imageRemoved: 'Profile image removed successfully!',
   signedOut: 'Signed out successfully!',
   emailNotVerified: 'Please verify your email before signing in. A new code has been sent.',
+  /** Only a sign-up racing the address's verification hears it: the route answers a taken address like a new one. */
   emailTaken: 'An account with this email already exists',
   usernameTaken: 'This username is already taken',
   codeInvalid: 'Invalid verification code',
@@ -60,7 +62,7 @@ export const ACCOUNT_MESSAGES = {
   registrationExpired: 'This sign-up has expired. Please sign up again.',
   alreadyVerified: 'This email is already verified. Please sign in.',
   currentPasswordWrong: 'Current password is incorrect',
-  googleNotConfigured: 'Google sign-in is not configured',
+  googleNotConfigured: 'Google sign-in is not available',
   googleFailed: 'Google login failed',
 } as const;
 

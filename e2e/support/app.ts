@@ -32,6 +32,7 @@ export async function startE2eApp(
       port: 0,
       config: {
         RATE_LIMIT_SIGNIN: 1000,
+        RATE_LIMIT_SIGNIN_ACCOUNT: 1000,
         RATE_LIMIT_REGISTER: 1000,
         RATE_LIMIT_OTP: 1000,
         RATE_LIMIT_RESET: 1000,

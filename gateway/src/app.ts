@@ -136,7 +136,7 @@ export async function startApp(opts: StartOptions): Promise<RunningApp> {
   );
   await consistency.start();
 
-  const sessions = sessionChecks(db.knex);
+  const sessions = sessionChecks(db.pool);
   const presence = new Presence();
   const commandDeps: CommandDeps & { units: UnitsOfWork } = {
     config,
@@ -153,7 +153,7 @@ export async function startApp(opts: StartOptions): Promise<RunningApp> {
   const commandApp = createCommandApp(commandDeps, sessions.fromLog);
   const queryApp = createQueryApp(
     { config, db, store, tokens, consistency, projections: allProjections, presence },
-    sessions.fromReadModel,
+    sessions.fromLog,
   );
 
   const gateway = express();

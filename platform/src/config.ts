@@ -35,7 +35,10 @@ const envSchema = z.object({
     .int()
     .positive()
     .default(15 * 60),
+  /** Failed sign-ins per client address per window (successful ones never count). */
   RATE_LIMIT_SIGNIN: z.coerce.number().int().positive().default(20),
+  /** Failed sign-ins per account (e-mail address) per window, from every address together. */
+  RATE_LIMIT_SIGNIN_ACCOUNT: z.coerce.number().int().positive().default(10),
   RATE_LIMIT_REGISTER: z.coerce.number().int().positive().default(10),
   RATE_LIMIT_OTP: z.coerce.number().int().positive().default(20),
   RATE_LIMIT_RESET: z.coerce.number().int().positive().default(10),
@@ -45,6 +48,8 @@ const envSchema = z.object({
   RATE_LIMIT_NEW_ADS: z.coerce.number().int().positive().default(10),
   RATE_LIMIT_ADOPTION_REQUESTS: z.coerce.number().int().positive().default(20),
   RATE_LIMIT_WRITES: z.coerce.number().int().positive().default(300),
+  /** Administrators' deletions (DELETE /api/admin/...) per admin per window: moderation has a budget of its own. */
+  RATE_LIMIT_MODERATION: z.coerce.number().int().positive().default(1000),
   /** Chat messages and receipts per user per window (over HTTP and the socket alike). */
   RATE_LIMIT_MESSAGES: z.coerce.number().int().positive().default(600),
   /** Contact-form messages per client address per window. */

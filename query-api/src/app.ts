@@ -15,6 +15,7 @@ import { communityQueries } from './community/routes';
 import { publicPagesQueries } from './directory/routes';
 import type { QueryDeps } from './deps';
 import { consistentReads } from './http/consistency';
+import { hideDeletedUsers } from './http/deleted-users';
 import { notificationQueries } from './notifications/routes';
 import { systemQueries } from './system/routes';
 
@@ -27,9 +28,10 @@ export function createQueryApp(deps: QueryDeps, sessionIsOpen: SessionCheck): ex
   app.use(cookieParser());
   // No NUL or broken Unicode in the path, query, body or cookies of any route (multipart: see singleUpload).
   app.use(rejectUnsafeInput);
-  // Wait for the read models first: a revocation is read from the sessions projection.
   app.use(consistentReads(deps.consistency, deps.config.CONSISTENCY_WAIT_MS));
+  // Sessions are checked in the log, deleted people hidden by it: both take effect before the read models catch up.
   app.use(authenticate(deps.tokens, sessionIsOpen));
+  app.use(hideDeletedUsers(deps.db.pool, deps.projections));
   app.use(systemQueries(deps));
   app.use('/api/auth', accountQueries(deps));
   app.use('/api/adoptions', adoptionQueries(deps));

@@ -151,17 +151,24 @@ describe('POST /api/auth/register', () => {
     });
   });
 
-  it('answers 409 for the e-mail of a verified account, appending nothing', async () => {
+  it('answers the e-mail of a verified account like a new sign-up, appending nothing and mailing its owner', async () => {
     const existing = await api.registerVerifiedUser();
     const res = await withoutNewEvents(() =>
       api.post('/api/auth/register', {
         username: uniqueName(),
         email: existing.email.toUpperCase(),
-        password: TEST_PASSWORD,
+        password: 'An0ther!Passw0rd',
       }),
     );
-    expect(res.status).toBe(409);
-    expect(res.body.message).toBe(ACCOUNT_MESSAGES.emailTaken);
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ email: existing.email, message: ACCOUNT_MESSAGES.registered });
+    expect(res.body.registrationToken).toMatch(/^[\w-]{43}$/);
+    expect(res.body.position).toMatch(/^\d+$/);
+    const mails = await api.get(`/dev/mailbox?to=${encodeURIComponent(existing.email)}`);
+    expect(mails.body[0].subject).toBe('Someone tried to sign up with your PawHaven email');
+    // The account is untouched: its password still opens it, the other one does not.
+    expect((await signin(existing.email, 'An0ther!Passw0rd')).status).toBe(401);
+    expect((await signin(existing.email, existing.password)).status).toBe(200);
   });
 
   it('answers 409 for a username already taken (whatever its case), appending nothing', async () => {
@@ -293,9 +300,10 @@ describe('POST /api/auth/verify-registration', () => {
     expect(login.status).toBe(200);
     expect(login.body.user.id).toBe(res.body.user.id);
 
+    // Verified: answered like an unknown address (saying 'already verified' would tell that it has an account).
     const again = await verifyRegistration(email, code, token);
-    expect(again.status).toBe(409);
-    expect(again.body.message).toBe(ACCOUNT_MESSAGES.alreadyVerified);
+    expect(again.status).toBe(400);
+    expect(again.body.message).toBe(ACCOUNT_MESSAGES.noPendingVerification);
   });
 
   it('validates its input and refuses unknown e-mails, appending nothing', async () => {
@@ -345,8 +353,8 @@ describe('POST /api/auth/resend-otp', () => {
 
     const verified = await api.registerVerifiedUser();
     const again = await api.post('/api/auth/resend-otp', { email: verified.email });
-    expect(again.status).toBe(409);
-    expect(again.body.message).toBe(ACCOUNT_MESSAGES.alreadyVerified);
+    expect(again.status).toBe(400);
+    expect(again.body.message).toBe(ACCOUNT_MESSAGES.noPendingVerification);
   });
 });
 
@@ -526,21 +534,22 @@ describe('sessions: POST /api/auth/refresh and /signout', () => {
 describe('password reset: forgot-password → verify-reset-code → reset-password', () => {
   const newPassword = 'N3w!Password';
 
-  it('refuses another domain with the reset wording, and unknown e-mails with 404', async () => {
+  it('refuses another domain with the reset wording; unknown e-mails are answered as known ones, appending nothing', async () => {
     await withoutNewEvents(async () => {
       const domain = await api.post('/api/auth/forgot-password', { email: 'someone@hotmail.com' });
       expect(domain.status).toBe(400);
       expect(domain.body.message).toBe('Please enter a valid Gmail address to reset password.');
 
       const unknown = await api.post('/api/auth/forgot-password', { email: gmail(uniqueName()) });
-      expect(unknown.status).toBe(404);
-      expect(unknown.body.message).toBe('No account found with this email');
+      expect(unknown.status).toBe(200);
+      expect(unknown.body).toEqual({ message: ACCOUNT_MESSAGES.resetCodeSent });
 
       const verifyUnknown = await api.post('/api/auth/verify-reset-code', {
         email: gmail(uniqueName()),
         code: '123456',
       });
-      expect(verifyUnknown.status).toBe(404);
+      expect(verifyUnknown.status).toBe(400);
+      expect(verifyUnknown.body.message).toBe(ACCOUNT_MESSAGES.codeInvalid);
     });
   });
 
@@ -548,7 +557,7 @@ describe('password reset: forgot-password → verify-reset-code → reset-passwo
     const user = await api.registerVerifiedUser();
     const sent = await api.post('/api/auth/forgot-password', { email: user.email });
     expect(sent.status).toBe(200);
-    expect(sent.body.message).toBe('Verification code sent! Check your email.');
+    expect(sent.body.message).toBe(ACCOUNT_MESSAGES.resetCodeSent);
     const code = await api.readCode(user.email);
     const wrong = code === '000000' ? '111111' : '000000';
 
@@ -596,7 +605,7 @@ describe('password reset: forgot-password → verify-reset-code → reset-passwo
       newPassword: 'Th1rd!Password',
     });
     expect(again.status).toBe(400);
-    expect(again.body.message).toBe('No reset code was requested for this email');
+    expect(again.body.message).toBe('Invalid verification code');
 
     expect((await signin(user.email, user.password)).status).toBe(401);
     expect((await signin(user.email, newPassword)).status).toBe(200);
@@ -606,7 +615,7 @@ describe('password reset: forgot-password → verify-reset-code → reset-passwo
     const user = await api.registerVerifiedUser();
     const none = await api.post('/api/auth/verify-reset-code', { email: user.email, code: '123456' });
     expect(none.status).toBe(400);
-    expect(none.body.message).toBe('No reset code was requested for this email');
+    expect(none.body.message).toBe('Invalid verification code');
 
     await api.post('/api/auth/forgot-password', { email: user.email });
     const code = await api.readCode(user.email);
@@ -1045,19 +1054,22 @@ describe('Google sign-in', () => {
       await plain?.stop();
     });
 
-    it('login-google and complete-google-registration answer 503 "Google sign-in is not configured"', async () => {
+    it('login-google and complete-google-registration answer 404 "Google sign-in is not available" to any body', async () => {
       const credential = await google.sign({ email: gmail(uniqueName('g')) });
-      for (const [path, body] of [
-        ['/api/auth/login-google', { credential }],
-        [
-          '/api/auth/complete-google-registration',
-          { email: gmail(uniqueName('g')), username: 'x', credential },
-        ],
-      ] as const) {
-        const res = await plain.api.post(path, body);
-        expect(res.status).toBe(503);
-        expect(res.body.message).toBe('Google sign-in is not configured');
-      }
+      const bodies = (path: string) =>
+        path.endsWith('login-google')
+          ? [{ credential }, {}, { credential: 42 }, { credential: 'not a token' }]
+          : [{ email: gmail(uniqueName('g')), username: 'x', credential }, {}, { email: 'nope' }];
+      for (const path of ['/api/auth/login-google', '/api/auth/complete-google-registration'])
+        for (const body of bodies(path)) {
+          const res = await plain.api.post(path, body);
+          expect({ path, body, status: res.status, message: res.body.message }).toEqual({
+            path,
+            body,
+            status: 404,
+            message: 'Google sign-in is not available',
+          });
+        }
     });
 
     it('/api/config shows googleClientId null', async () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Router, type Request, type Response } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import {
   ACCOUNT_LIMITS,
   ACCOUNT_MESSAGES,
@@ -25,19 +25,19 @@ import {
 } from '@pawhaven/contracts';
 import {
   badRequest,
-  conflict,
   currentUserId,
   forbidden,
   handleCommand,
   HttpError,
   loadState,
   logger,
+  notFound,
   requireUser,
   unauthorized,
   type EventMetadata,
 } from '@pawhaven/platform';
 import type { CommandDeps } from '../deps';
-import { rateLimits } from '../http/rate-limits';
+import { rateLimits, signInAttempts } from '../http/rate-limits';
 import { singleUpload, uploadedFile } from '../http/upload';
 import { withStagedImage } from '../images/image-store';
 import {
@@ -52,6 +52,7 @@ import {
 } from './claims';
 import { hashRegistrationToken, newRegistrationToken } from './registration-token';
 import { hashPassword, passwordMatches } from './secrets';
+import { trustedDevices } from './trusted-devices';
 import { registrationLapsed, userDecider, userStream, type UserCommand, type UserState } from './user';
 import { usernameClaimKeys } from './username-keys';
 import { userDto } from './user-dto';
@@ -62,6 +63,11 @@ export function accountRoutes(deps: CommandDeps): Router {
   const { config, store, codes, mailer, tokens } = deps;
   const now = deps.now ?? (() => new Date());
   const limits = rateLimits(deps);
+  // Sign-ins count their failures only: per address, and per account unless the browser signed into it before.
+  const devices = trustedDevices(codes, config);
+  const signinAttempts = signInAttempts(deps, (req) => devices.accountOf(req));
+  // A Google credential is signed, not guessed: its failures count per address only.
+  const googleAttempts = signInAttempts(deps, () => null);
   const router = Router();
 
   const run = (userId: string, command: UserCommand | ((s: UserState) => UserCommand), actorId = userId) =>
@@ -94,6 +100,20 @@ export function accountRoutes(deps: CommandDeps): Router {
       text: `Welcome to PawHaven!\n\nYour verification code is ${code}. It is valid for ${ACCOUNT_LIMITS.otpSeconds / 60} minutes.\n\nIf you did not sign up, you can ignore this e-mail.`,
     });
 
+  /** A sign-up of an address that has an account: its owner hears of it, the caller is answered as for any sign-up. */
+  const sendAccountExists = (email: string) =>
+    mailer.send({
+      to: email,
+      subject: 'Someone tried to sign up with your PawHaven email',
+      text: `Someone tried to create a PawHaven account with this address, which already has one. Nothing was changed.\n\nIf it was you, sign in instead, or use "Forgot Password?" on the sign-in page if you do not remember your password.\n\nIf it was not you, you can ignore this e-mail.`,
+    });
+
+  /** The log's newest position: what an answer that appended nothing hands back where others hand their own. */
+  const headPosition = async () => {
+    const row = await deps.db.knex('events').max<{ max: string | null }>('position as max').first();
+    return String(row?.max ?? 0);
+  };
+
   const sendResetCode = (email: string, code: string) =>
     mailer.send({
       to: email,
@@ -102,7 +122,13 @@ export function accountRoutes(deps: CommandDeps): Router {
     });
 
   /** Starts a refresh session (httpOnly cookie) and answers with a short-lived access token and the user. */
-  const signIn = async (res: Response, state: UserState, rememberMe: boolean, message?: string) => {
+  const signIn = async (
+    req: Request,
+    res: Response,
+    state: UserState,
+    rememberMe: boolean,
+    message?: string,
+  ) => {
     const sessionId = randomUUID();
     const secret = codes.newSessionSecret();
     const result = await run(state.userId, {
@@ -123,6 +149,7 @@ export function accountRoutes(deps: CommandDeps): Router {
       // Without remember-me the cookie ends with the browser session.
       ...(rememberMe ? { maxAge: config.REMEMBER_ME_DAYS * 24 * 3600 * 1000 } : {}),
     });
+    devices.remember(req, res, state.email);
     const token = await tokens.sign({ userId: state.userId, sessionId, isAdmin: state.isAdmin });
     res.json({
       token,
@@ -163,10 +190,23 @@ export function accountRoutes(deps: CommandDeps): Router {
     const at = now();
     // Refusals that need no write come first, so they leave nothing behind.
     const owner = await claimOwner(store, emailClaimStream(email));
-    if (owner && (await loadState(store, userStream(owner), userDecider)).state.status === 'active')
-      throw conflict(ACCOUNT_MESSAGES.emailTaken);
-    await assertUsernameFree(store, { userId: owner, keys, now: at });
+    const taken = owner && (await loadState(store, userStream(owner), userDecider)).state.status === 'active';
+    // A taken username is refused as for a new address (the owner's own name included), so this answer says
+    // nothing about the address either.
+    await assertUsernameFree(store, { userId: taken ? null : owner, keys, now: at });
     const passwordHash = await hashPassword(body.password);
+    if (taken) {
+      // The address has an account. Saying so would tell anyone which addresses are registered: the caller gets a
+      // new sign-up's answer (the same work done, the same mail sent), and the mail tells the owner instead.
+      await sendAccountExists(email);
+      res.status(201).json({
+        email,
+        message: ACCOUNT_MESSAGES.registered,
+        registrationToken: newRegistrationToken(),
+        position: await headPosition(),
+      } satisfies RegisterResponse);
+      return;
+    }
     // The address first: every sign-up of it, racing or later, lands on the one account stream its claim names,
     // whose revision then decides between them. Nothing is held yet, so losing here leaves nothing behind.
     const userId = owner ?? (await claimEmail(store, email, randomUUID()));
@@ -225,7 +265,8 @@ export function accountRoutes(deps: CommandDeps): Router {
   router.post('/verify-registration', limits.otp, async (req, res) => {
     const body = verifyRegistrationBody.parse(req.body);
     const user = await findByEmail(body.email);
-    if (!user) throw badRequest(ACCOUNT_MESSAGES.noPendingVerification);
+    // A verified address answers like an unknown one: 'already verified' would say the address has an account.
+    if (!user || user.status === 'active') throw badRequest(ACCOUNT_MESSAGES.noPendingVerification);
     const result = await run(user.userId, {
       type: 'VerifyEmail',
       data: {
@@ -246,7 +287,7 @@ export function accountRoutes(deps: CommandDeps): Router {
   router.post('/resend-otp', limits.otp, async (req, res) => {
     const body = resendOtpBody.parse(req.body);
     const user = await findByEmail(body.email);
-    if (!user) throw badRequest(ACCOUNT_MESSAGES.noPendingVerification);
+    if (!user || user.status === 'active') throw badRequest(ACCOUNT_MESSAGES.noPendingVerification);
     const code = codes.newCode();
     const result = await run(user.userId, {
       type: 'IssueRegistrationCode',
@@ -261,11 +302,15 @@ export function accountRoutes(deps: CommandDeps): Router {
     res.json({ message: ACCOUNT_MESSAGES.otpResent, position: String(result.position) });
   });
 
-  router.post('/signin', limits.signin, async (req, res) => {
+  router.post('/signin', signinAttempts.limit, async (req, res) => {
     const body = signinBody.parse(req.body);
     const user = await findByEmail(body.email);
-    if (!user || !(await passwordMatches(user.passwordHash, body.password)))
-      throw unauthorized(ACCOUNT_MESSAGES.invalidCredentials);
+    // The password is checked in every case, against a dummy hash without an account, so the answer takes as
+    // long for an unknown e-mail as for a known one.
+    const matches = await passwordMatches(user?.passwordHash ?? null, body.password);
+    if (!user || !matches) throw unauthorized(ACCOUNT_MESSAGES.invalidCredentials);
+    // The right password is no failure, whatever follows.
+    await signinAttempts.succeeded(req);
     if (user.status === 'pending_verification') {
       // The right password proves this is whoever made the pending sign-up: a new code, and a token for this
       // browser so the code can verify it here (410 when the sign-up has expired).
@@ -290,7 +335,7 @@ export function accountRoutes(deps: CommandDeps): Router {
       return;
     }
     // Admins always stay signed in persistently (spec 000 §4).
-    await signIn(res, user, body.rememberMe || user.isAdmin);
+    await signIn(req, res, user, body.rememberMe || user.isAdmin);
   });
 
   router.post('/refresh', async (req, res) => {
@@ -338,13 +383,18 @@ export function accountRoutes(deps: CommandDeps): Router {
     });
   });
 
-  router.post('/login-google', limits.signin, async (req, res) => {
+  /** Without GOOGLE_CLIENT_ID there is no Google sign-in: its routes answer 404, whatever the body. */
+  const googleAvailable: RequestHandler = (_req, _res, next) =>
+    next(deps.google ? undefined : notFound(ACCOUNT_MESSAGES.googleNotConfigured));
+
+  router.post('/login-google', googleAvailable, googleAttempts.limit, async (req, res) => {
     const { credential } = loginGoogleBody.parse(req.body);
     const identity = await verifyGoogle(credential);
+    await googleAttempts.succeeded(req);
     const user = await findByEmail(identity.email);
     // A lapsed sign-up is no account: Google's sign-up takes its place (below).
     if (user && !registrationLapsed(user, now())) {
-      await linkGoogle(res, user, identity.subject);
+      await linkGoogle(req, res, user, identity.subject);
       return;
     }
     requireAcceptedEmail(normalizeEmail(identity.email));
@@ -356,7 +406,7 @@ export function accountRoutes(deps: CommandDeps): Router {
     });
   });
 
-  router.post('/complete-google-registration', limits.register, async (req, res) => {
+  router.post('/complete-google-registration', googleAvailable, limits.register, async (req, res) => {
     const body = completeGoogleRegistrationBody.parse(req.body);
     const identity = await verifyGoogle(body.credential);
     const email = normalizeEmail(identity.email);
@@ -365,7 +415,7 @@ export function accountRoutes(deps: CommandDeps): Router {
     requireAcceptedEmail(email);
     const existing = await findByEmail(email);
     if (existing && !registrationLapsed(existing, now())) {
-      await linkGoogle(res, existing, identity.subject);
+      await linkGoogle(req, res, existing, identity.subject);
       return;
     }
     // The account stream the address names (a claim never registered, or a lapsed sign-up, is taken over).
@@ -412,21 +462,21 @@ export function accountRoutes(deps: CommandDeps): Router {
       throw e;
     }
     await confirmIfVerified(result.state);
-    await signIn(res, result.state, true, 'Registration successful');
+    await signIn(req, res, result.state, true, 'Registration successful');
   });
 
   /** Google proved the address of an existing account (a pending one becomes verified, its password dropped). */
-  const linkGoogle = async (res: Response, user: UserState, googleSubject: string) => {
+  const linkGoogle = async (req: Request, res: Response, user: UserState, googleSubject: string) => {
     const { state } = await run(user.userId, {
       type: 'LinkGoogleAccount',
       data: { googleSubject, now: now() },
     });
     if (user.status === 'pending_verification') await confirmIfVerified(state);
-    await signIn(res, state, true, 'Login successful');
+    await signIn(req, res, state, true, 'Login successful');
   };
 
   const verifyGoogle = async (credential: string) => {
-    if (!deps.google) throw new HttpError(503, ACCOUNT_MESSAGES.googleNotConfigured);
+    if (!deps.google) throw notFound(ACCOUNT_MESSAGES.googleNotConfigured);
     const identity = await deps.google(credential).catch(() => {
       throw unauthorized(ACCOUNT_MESSAGES.googleFailed);
     });
@@ -434,21 +484,36 @@ export function accountRoutes(deps: CommandDeps): Router {
     return identity;
   };
 
+  /**
+   * The account a password reset is for, or null: none, deleted, or a sign-up that lapsed. The reset flow answers
+   * the same either way (a code is 'sent', a code is 'invalid'), so it cannot be asked which addresses have one.
+   */
+  const resettable = async (email: string) => {
+    const user = await findByEmail(email);
+    return user && !registrationLapsed(user, now()) ? user : null;
+  };
+
   const issueResetCode = async (rawEmail: string, resend: boolean) => {
     const email = normalizeEmail(rawEmail);
     requireAcceptedEmail(email, invalidResetEmailMessage(config.ACCEPTED_EMAIL_DOMAIN));
-    const user = await findByEmail(email);
-    if (!user) throw new HttpError(404, 'No account found with this email');
-    const code = codes.newCode();
-    const result = await run(user.userId, {
-      type: 'RequestPasswordReset',
-      data: { codeHash: codes.hash('reset', user.userId, code), now: now() },
-    });
-    await sendResetCode(email, code);
-    return {
-      message: resend ? ACCOUNT_MESSAGES.resetCodeResent : ACCOUNT_MESSAGES.resetCodeSent,
-      position: String(result.position),
-    };
+    const user = await resettable(email);
+    if (user) {
+      const code = codes.newCode();
+      await run(user.userId, {
+        type: 'RequestPasswordReset',
+        data: { codeHash: codes.hash('reset', user.userId, code), now: now() },
+      });
+      await sendResetCode(email, code);
+    }
+    // No position: nothing reads the reset's events but its own next step, and it must not show whether one was written.
+    return { message: resend ? ACCOUNT_MESSAGES.resetCodeResent : ACCOUNT_MESSAGES.resetCodeSent };
+  };
+
+  /** No account, or no code asked for: the same answer as a wrong code. */
+  const resetCodeHolder = async (email: string) => {
+    const user = await resettable(email);
+    if (!user?.resetCode) throw badRequest(ACCOUNT_MESSAGES.codeInvalid);
+    return user;
   };
 
   router.post('/forgot-password', limits.reset, async (req, res) => {
@@ -461,8 +526,7 @@ export function accountRoutes(deps: CommandDeps): Router {
 
   router.post('/verify-reset-code', limits.reset, async (req, res) => {
     const body = verifyResetCodeBody.parse(req.body);
-    const user = await findByEmail(body.email);
-    if (!user) throw new HttpError(404, 'No account found with this email');
+    const user = await resetCodeHolder(body.email);
     const result = await run(user.userId, {
       type: 'VerifyResetCode',
       data: { codeHash: codes.hash('reset', user.userId, body.code), now: now() },
@@ -473,8 +537,7 @@ export function accountRoutes(deps: CommandDeps): Router {
   router.post('/reset-password', limits.reset, async (req, res) => {
     const body = resetPasswordBody.parse(req.body);
     requireStrongPassword(body.newPassword);
-    const user = await findByEmail(body.email);
-    if (!user) throw new HttpError(404, 'No account found with this email');
+    const user = await resetCodeHolder(body.email);
     const result = await run(user.userId, {
       type: 'ResetPassword',
       data: {
@@ -484,6 +547,8 @@ export function accountRoutes(deps: CommandDeps): Router {
       },
     });
     if (user.status === 'pending_verification') await confirmIfVerified(result.state);
+    // The owner proved themselves by the mailbox: failed sign-ins by others no longer lock the account.
+    await signinAttempts.forgive(devices.accountKey(body.email));
     res.clearCookie(SESSION_COOKIE, { path: '/api/auth' });
     res.json({ message: ACCOUNT_MESSAGES.passwordReset, position: String(result.position) });
   });

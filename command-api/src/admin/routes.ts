@@ -9,10 +9,13 @@ import {
   postStream,
 } from '@pawhaven/contracts';
 import {
+  afterCommit,
   currentUserId,
+  destroyPersonalDataKey,
   handleCommand,
   HttpError,
   loadState,
+  logger,
   requireAdmin,
   type CommandResult,
 } from '@pawhaven/platform';
@@ -82,6 +85,14 @@ export function adminRoutes(deps: CommandDeps): Router {
       userDecider,
       { type: 'DeleteUser', data: { deletedBy: adminId, now: now() } },
       { actorId: adminId },
+    );
+    // The key of their personal fields goes as soon as the deletion is committed, rather than when the projections
+    // reach it (an open transaction can hold them back for minutes); a crash here leaves it to the shredder, which
+    // follows the log.
+    await afterCommit(() =>
+      destroyPersonalDataKey(db.knex, userId).catch((err: unknown) =>
+        logger.warn({ err, userId }, "a deleted user's key is left for the shredder"),
+      ),
     );
     res.json({
       message: ADMIN_DELETION_MESSAGES.user,

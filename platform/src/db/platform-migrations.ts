@@ -1,3 +1,4 @@
+import { sessionIndexesMigration } from '../auth/sessions';
 import { personalDataMigration } from '../personal-data/migration';
 import type { Migration } from './migrations';
 
@@ -164,12 +165,13 @@ export const platformMigrations: Migration[] = [
       `);
     },
   },
+  sessionIndexesMigration,
   {
     // An idempotent answer is recorded in the transaction of the request's events (a row exists only once it is
     // final: no lease to run out after a crash), sealed with the keys of the people whose data it holds (`persons`,
     // empty when it holds none) and deleted with them. The answers kept until now were plaintext: they go (a retry
     // of one runs again; a create is still refused by its key-derived id).
-    name: '0010_platform_idempotent_answers_sealed',
+    name: '0011_platform_idempotent_answers_sealed',
     async up(knex) {
       await knex.raw(`
         DELETE FROM idempotency_keys;
