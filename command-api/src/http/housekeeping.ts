@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { logger } from '@pawhaven/platform';
+import { logger, noteIfDatabaseUnavailable } from '@pawhaven/platform';
 import { sweepStagedImages } from '../images/image-store';
 import { deleteExpiredRateLimits } from './rate-limit-store';
 
@@ -21,7 +21,8 @@ export async function startHousekeeping(
       if (images.kept + images.deleted + counters > 0)
         logger.debug({ images, expiredRateLimits: counters }, 'housekeeping');
     } catch (err) {
-      logger.warn({ err }, 'housekeeping failed; trying again later');
+      if (!noteIfDatabaseUnavailable(err, 'housekeeping'))
+        logger.warn({ err }, 'housekeeping failed; trying again later');
     }
   };
   let running: Promise<void> = round();

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import pg from 'pg';
+import { listenTo } from '../db/listen';
 import { logger } from '../logger';
 
 /**
@@ -52,44 +52,22 @@ export function collectNotices(): Notices & { send(tx: Knex.Transaction): Promis
 
 /**
  * Follows the change notices of every projector (any process) on its own connection, reconnecting after a loss.
- * `onNotices` gets each committed batch's notices in commit order.
+ * `onNotices` gets each committed batch's notices in commit order. Notices sent while the connection was down (a
+ * database restart: a second or two) are not heard; `onReconnected` is told when listening resumes.
  */
 export async function listenForChanges(
   connectionString: string,
   onNotices: (notices: ChangeNotice[]) => void,
+  onReconnected?: () => void,
 ): Promise<{ stop(): Promise<void> }> {
-  let stopped = false;
-  let client: pg.Client | undefined;
-  const connect = async (): Promise<void> => {
-    const c = new pg.Client({ connectionString });
-    c.on('notification', (msg) => {
-      if (msg.channel !== CHANGES_CHANNEL || !msg.payload) return;
-      try {
-        onNotices(JSON.parse(msg.payload) as ChangeNotice[]);
-      } catch (error) {
-        logger.error({ err: error }, 'change notice could not be handled');
-      }
-    });
-    c.on('error', (error) => {
-      logger.warn({ err: error }, 'change notices connection lost; reconnecting');
-      void c.end().catch(() => {});
-      if (!stopped) setTimeout(() => void connect().catch(retry), 1000);
-    });
-    await c.connect();
-    await c.query(`LISTEN ${CHANGES_CHANNEL}`);
-    client = c;
-  };
-  const retry = (error: unknown) => {
-    logger.warn({ err: error }, 'change notices: could not connect; retrying');
-    if (!stopped) setTimeout(() => void connect().catch(retry), 1000);
-  };
-  await connect();
-  return {
-    async stop() {
-      stopped = true;
-      await client?.end().catch(() => {});
+  return listenTo(connectionString, [CHANGES_CHANNEL], {
+    onNotification(msg) {
+      if (msg.payload) onNotices(JSON.parse(msg.payload) as ChangeNotice[]);
     },
-  };
+    onListening: (reconnected) => {
+      if (reconnected) onReconnected?.();
+    },
+  });
 }
 
 /** Sends notices now, outside any projector batch (e.g. a rebuild's progress): delivered to every listener at once. */

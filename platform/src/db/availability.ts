@@ -1,0 +1,96 @@
+import { logger } from '../logger';
+
+/** What a request gets (503) while the database cannot be reached. */
+export const DATABASE_UNAVAILABLE =
+  'PawHaven cannot reach its database right now. Please try again in a moment.';
+
+/** Socket and network failures: nothing answers, or the connection broke. */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+
+/**
+ * PostgreSQL's own codes for "not now": 57P01 admin shutdown (a restart, Ctrl-C, pg_terminate_backend), 57P02 crash
+ * shutdown, 57P03 cannot connect now (starting up, recovering), 53300 too many connections, and class 08 (connection
+ * exceptions).
+ */
+const unavailableSqlState = (code: string) => /^(57P0[123]|53300|08[0-9A-Z]{3})$/.test(code);
+
+/** What node-postgres, pg-pool and knex say when a connection broke or could not be had in time. */
+const UNAVAILABLE_MESSAGES = [
+  /^Connection terminated/,
+  /^timeout exceeded when trying to connect/,
+  /is not queryable/,
+  /^Cannot use a pool after calling end on the pool/,
+  /Timeout acquiring a connection/,
+  /^Query read timeout/,
+];
+
+/**
+ * True when `error` says the database cannot be reached right now (down, restarting, a dropped connection, a pool
+ * that cannot connect in time), not that a statement or its input was wrong. Such a failure is nobody's fault and
+ * passes by itself: requests get 503, background loops wait and try again.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    const { code, message, name, errors } = e as {
+      code?: unknown;
+      message?: unknown;
+      name?: unknown;
+      errors?: unknown;
+    };
+    if (typeof code === 'string' && (NETWORK_CODES.has(code) || unavailableSqlState(code))) return true;
+    if (name === 'KnexTimeoutError') return true;
+    if (typeof message === 'string' && UNAVAILABLE_MESSAGES.some((m) => m.test(message))) return true;
+    // Node's connection attempts to several addresses (localhost: ::1 and 127.0.0.1) fail with an AggregateError.
+    if (Array.isArray(errors) && errors.some((inner) => isDatabaseUnavailable(inner))) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+let outageSince: number | undefined;
+let shutdownExpected = false;
+
+/**
+ * Handles `error` if it is the database being unreachable (answers true): the first such failure of an outage is
+ * logged once, with where it was seen; every later one until the database answers again is expected and not logged.
+ * Answers false for any other error, which the caller reports as it would.
+ */
+export function noteIfDatabaseUnavailable(error: unknown, where: string): boolean {
+  if (!isDatabaseUnavailable(error)) return false;
+  if (outageSince === undefined) {
+    outageSince = Date.now();
+    if (!shutdownExpected)
+      logger.warn(
+        { err: error, where },
+        'The database cannot be reached: requests get 503 and everything retries until it answers again',
+      );
+  }
+  return true;
+}
+
+/** A connection succeeded: ends a noted outage (logged with its length). */
+export function noteDatabaseAvailable(): void {
+  if (outageSince === undefined) return;
+  const seconds = Math.round((Date.now() - outageSince) / 100) / 10;
+  outageSince = undefined;
+  if (!shutdownExpected) logger.info({ seconds }, 'The database answers again');
+}
+
+/**
+ * The process is stopping (Ctrl-C reaches the embedded PostgreSQL too, which ends our connections while we close
+ * them): lost connections are expected from now on and logged nowhere.
+ */
+export function expectDatabaseShutdown(): void {
+  shutdownExpected = true;
+}
