@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT_MESSAGES as M } from '@pawhaven/contracts';
 import { rebuildProjection } from '@pawhaven/platform';
 import { allProjections } from '@pawhaven/projections';
 import { testEventStore } from '@pawhaven/platform/testing';
 import {
+  connectSocket,
   startTestApp,
   type Json,
   type RegisteredUser,
@@ -65,29 +66,9 @@ const send = (from: RegisteredUser, conversationId: string, text: string, client
 
 /** A connected socket of `user` on `url`, collecting every event it gets. */
 async function connect(user: RegisteredUser, url = t.url) {
-  const socket = io(url, {
-    path: '/socket.io',
-    auth: { token: user.token },
-    transports: ['websocket'],
-    reconnection: false,
-  });
-  sockets.push(socket);
-  const got: { event: string; payload: unknown }[] = [];
-  socket.onAny((event: string, payload: unknown) => got.push({ event, payload }));
-  await new Promise<void>((resolve, reject) => {
-    socket.on('connect', () => resolve());
-    socket.on('connect_error', reject);
-  });
-  const waitFor = async (event: string, match: (p: Json) => boolean = () => true, ms = 5000) => {
-    const until = Date.now() + ms;
-    for (;;) {
-      const hit = got.find((g) => g.event === event && match(g.payload));
-      if (hit) return hit.payload as Json;
-      if (Date.now() > until) throw new Error(`no ${event} within ${ms} ms; got ${JSON.stringify(got)}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  };
-  return { socket, got, waitFor };
+  const connected = await connectSocket(url, user.token);
+  sockets.push(connected.socket);
+  return connected;
 }
 
 describe('starting a conversation', () => {
@@ -301,6 +282,7 @@ describe('sockets', () => {
     const m = await connect(mallory);
     expect(await m.socket.timeout(5000).emitWithAck('join', alice.user._id)).toEqual({
       ok: false,
+      status: 403,
       message: M.joinRefused,
     });
     expect(await m.socket.timeout(5000).emitWithAck('join', mallory.user._id)).toEqual({ ok: true });
@@ -401,6 +383,7 @@ describe('two gateways on one database', () => {
       b.socket.emit('userTyping', { conversationId: c.data._id });
       expect(await a.waitFor('userTyping')).toEqual({ userId: bob.user._id, conversationId: c.data._id });
       expect(await a.socket.timeout(5000).emitWithAck('presence', bob.user._id)).toEqual({
+        ok: true,
         userId: bob.user._id,
         online: true,
       });
