@@ -25,14 +25,18 @@ const NETWORK_CODES = new Set([
  */
 const unavailableSqlState = (code: string) => /^(57P0[123]|53300|08[0-9A-Z]{3})$/.test(code);
 
-/** What node-postgres, pg-pool and knex say when a connection broke or could not be had in time. */
+/**
+ * What node-postgres, pg-pool and knex say when a connection broke or could not be had in time (knex puts the
+ * statement in front).
+ */
 const UNAVAILABLE_MESSAGES = [
-  /^Connection terminated/,
-  /^timeout exceeded when trying to connect/,
-  /is not queryable/,
-  /^Cannot use a pool after calling end on the pool/,
-  /Timeout acquiring a connection/,
-  /^Query read timeout/,
+  /\bConnection terminated\b/,
+  /\btimeout exceeded when trying to connect\b/,
+  /\bis not queryable\b/,
+  /\bCannot use a pool after calling end on the pool\b/,
+  /\bTimeout acquiring a connection\b/,
+  /\bQuery read timeout\b/,
+  /\bis not currently accepting connections\b/,
 ];
 
 /**

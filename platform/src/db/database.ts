@@ -44,11 +44,12 @@ export function connectDatabase(connectionString: string, opts: { max?: number }
     client: 'pg',
     connection: { connectionString, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true },
     pool: { min: 0, max: opts.max ?? 10 },
-    // knex prints to the console by default; a connection dropped by a restart is expected, not news.
+    // knex prints to the console by default; a connection that broke or could not be opened is the database
+    // being away, which the failing request or loop notes (noteIfDatabaseUnavailable).
     log: {
       warn: (message: unknown) =>
-        String(message).startsWith('Connection Error:')
-          ? logger.debug({ message }, 'knex dropped a broken connection')
+        /^(Connection Error|Acquire connection error):/.test(String(message))
+          ? logger.debug({ message }, 'knex: no connection')
           : logger.warn({ message }, 'knex'),
       error: (message: unknown) => logger.error({ message }, 'knex'),
       deprecate: (method: unknown, alternative: unknown) =>

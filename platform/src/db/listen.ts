@@ -9,9 +9,9 @@ export type ListenOptions = {
   /**
    * The connection listens (again): called after every (re)connection, before it counts as listening. Notifications
    * sent while nobody listened are lost, so an owner that must not miss any catches up here. If it throws, the
-   * connection is dropped and tried again.
+   * connection is dropped and tried again. `client` is the listening connection (it may run queries too).
    */
-  onListening?(reconnected: boolean): Promise<void> | void;
+  onListening?(reconnected: boolean, client: pg.Client): Promise<void> | void;
   /** The connection was lost; it is being re-established. */
   onLost?(): void;
 };
@@ -82,7 +82,7 @@ export async function listenTo(
       }
       current = client;
       told = true;
-      await opts.onListening?.(reconnected);
+      await opts.onListening?.(reconnected, client);
       if (gone) throw new Error('Connection terminated unexpectedly');
       ready = true;
       live = client;
@@ -106,7 +106,8 @@ export async function listenTo(
         (error: unknown) => {
           if (stopped) return;
           failures++;
-          if (!noteIfDatabaseUnavailable(error, `LISTEN ${channels.join(', ')}`))
+          // Said once (the database away is noted once for everyone); tried again until it works.
+          if (!noteIfDatabaseUnavailable(error, `LISTEN ${channels.join(', ')}`) && failures === 1)
             logger.warn({ err: error, channels }, 'could not listen again; retrying');
           retry();
         },
