@@ -62,33 +62,51 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
-let outageSince: number | undefined;
+/**
+ * An outage is told only once it has lasted this long: a blip (one dropped connection, replaced at once) is not news,
+ * and when Ctrl-C reaches the embedded PostgreSQL its shutdown may end our connections a moment before our own
+ * signal handler says the process is stopping.
+ */
+const TELL_AFTER_MS = 1000;
+
+type Outage = { since: number; told: boolean; timer: NodeJS.Timeout };
+let outage: Outage | undefined;
 let shutdownExpected = false;
 
 /**
- * Handles `error` if it is the database being unreachable (answers true): the first such failure of an outage is
- * logged once, with where it was seen; every later one until the database answers again is expected and not logged.
- * Answers false for any other error, which the caller reports as it would.
+ * Handles `error` if it is the database being unreachable (answers true): an outage is logged once, with the first
+ * failure and where it was seen, if it lasts; every later failure until the database answers again is expected and
+ * not logged. Answers false for any other error, which the caller reports as it would.
  */
 export function noteIfDatabaseUnavailable(error: unknown, where: string): boolean {
   if (!isDatabaseUnavailable(error)) return false;
-  if (outageSince === undefined) {
-    outageSince = Date.now();
-    if (!shutdownExpected)
-      logger.warn(
-        { err: error, where },
-        'The database cannot be reached: requests get 503 and everything retries until it answers again',
-      );
+  if (outage === undefined) {
+    const started: Outage = {
+      since: Date.now(),
+      told: false,
+      timer: setTimeout(() => {
+        if (shutdownExpected) return;
+        started.told = true;
+        logger.warn(
+          { err: error, where },
+          'The database cannot be reached: requests get 503 and everything retries until it answers again',
+        );
+      }, TELL_AFTER_MS),
+    };
+    started.timer.unref();
+    outage = started;
   }
   return true;
 }
 
-/** A connection succeeded: ends a noted outage (logged with its length). */
+/** A connection succeeded: ends an outage (logged with its length, if it was told). */
 export function noteDatabaseAvailable(): void {
-  if (outageSince === undefined) return;
-  const seconds = Math.round((Date.now() - outageSince) / 100) / 10;
-  outageSince = undefined;
-  if (!shutdownExpected) logger.info({ seconds }, 'The database answers again');
+  if (outage === undefined) return;
+  const { since, told, timer } = outage;
+  outage = undefined;
+  clearTimeout(timer);
+  if (told && !shutdownExpected)
+    logger.info({ seconds: Math.round((Date.now() - since) / 100) / 10 }, 'The database answers again');
 }
 
 /**

@@ -11,18 +11,26 @@ import { noteIfDatabaseUnavailable } from '@pawhaven/platform';
 export function adapterPool(pool: Pool): Pool {
   const connect = async (): Promise<PoolClient> => {
     const client = await pool.connect();
-    const release = client.release.bind(client);
+    // This checkout's release: the pool gives the client a new one when it lends it out again.
+    const release = client.release;
     let released = false;
-    client.release = (error?: Error | boolean) => {
+    const done = (error?: Error | boolean) => {
       if (released) return;
       released = true;
+      // Ours only while the adapter holds the client: a client back in the pool may be lent to someone else.
+      client.removeListener('error', lost);
+      client.removeListener('end', ended);
+      client.release = release;
       release(error);
     };
-    client.on('error', (error) => {
+    const lost = (error: Error) => {
       noteIfDatabaseUnavailable(error, 'socket.io adapter');
-      client.release(error);
-    });
-    client.once('end', () => client.release(true));
+      done(error);
+    };
+    const ended = () => done(true);
+    client.on('error', lost);
+    client.once('end', ended);
+    client.release = done;
     return client;
   };
   // The adapter calls nothing else (0.5: connect() for its LISTEN, query() for everything else).
