@@ -159,7 +159,8 @@ describe('the database going away', () => {
     cleanups.push(() => t.stop());
     const { alice, bob, conversationId, b } = await chatting(t);
 
-    // Load: both members send one message after another; every answer is kept with when it came.
+    // Load: both members send one message after another, each with its own Idempotency-Key as the browser does;
+    // every answer is kept with when it came.
     const answers: { at: number; status: number; message?: string }[] = [];
     const acknowledged: string[] = [];
     let loading = true;
@@ -172,6 +173,7 @@ describe('the database going away', () => {
               '/api/messages',
               { conversationId, text: `load ${clientMessageId}`, clientMessageId },
               user.token,
+              { 'Idempotency-Key': clientMessageId },
             )
             .catch((error: Error) => ({ status: 0, body: { message: error.message } }) as ApiResponse);
           answers.push({ at: Date.now(), status: res.status, message: res.body?.message });
@@ -184,7 +186,13 @@ describe('the database going away', () => {
     await within(10_000, async () => acknowledged.length >= 10, 'messages sent before the restart');
     const stopping = Date.now();
     await server.stop(); // a fast shutdown: every connection ends with 57P01, then nothing answers
-    await sleep(1500);
+    // A socket event meanwhile gets the same answer as HTTP.
+    expect(
+      await b.socket
+        .timeout(10_000)
+        .emitWithAck('sendMessage', { conversationId, text: 'during the outage' }),
+    ).toEqual({ ok: false, status: 503, message: DATABASE_UNAVAILABLE });
+    await sleep(1000);
     server = await startEmbeddedPostgres({ dataDir: dir, port });
     const restarted = Date.now();
     const back = await within(

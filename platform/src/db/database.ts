@@ -13,10 +13,15 @@ export type Database = {
 };
 
 /**
- * How long opening a connection may take. Without a bound, a database behind a network that drops packets (rather
- * than refusing) would hold every request until the operating system gives up, minutes later.
+ * How every connection is opened. Without a bound on connecting, a database behind a network that drops packets
+ * (rather than refusing) would hold every request until the operating system gives up, minutes later; TCP keep-alive
+ * (probing after 10 s idle) lets an idle connection, a LISTEN above all, find out that its peer is gone.
  */
-export const CONNECT_TIMEOUT_MS = 5000;
+export const CONNECTION_SETTINGS = {
+  connectionTimeoutMillis: 5000,
+  keepAlive: true,
+  keepAliveInitialDelayMillis: 10_000,
+} as const;
 
 /**
  * The app's pools. A database restart, a failover or a dropped connection must never end the process: every
@@ -28,8 +33,7 @@ export function connectDatabase(connectionString: string, opts: { max?: number }
   const pool = new pg.Pool({
     connectionString,
     max: opts.max ?? 10,
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-    keepAlive: true,
+    ...CONNECTION_SETTINGS,
   });
   // An idle connection lost: the pool drops it and opens another when needed.
   pool.on('error', (error) => void noteIfDatabaseUnavailable(error, 'database pool'));
@@ -42,7 +46,7 @@ export function connectDatabase(connectionString: string, opts: { max?: number }
   });
   const knex = knexFactory({
     client: 'pg',
-    connection: { connectionString, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true },
+    connection: { connectionString, ...CONNECTION_SETTINGS },
     pool: { min: 0, max: opts.max ?? 10 },
     // knex prints to the console by default; a connection that broke or could not be opened is the database
     // being away, which the failing request or loop notes (noteIfDatabaseUnavailable).

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { logger } from '../logger';
 import { noteDatabaseAvailable, noteIfDatabaseUnavailable } from './availability';
-import { CONNECT_TIMEOUT_MS } from './database';
+import { CONNECTION_SETTINGS } from './database';
 
 export type ListenOptions = {
   /** A notification on one of the channels. An error it throws is logged, never the end of the connection. */
@@ -42,11 +42,7 @@ export async function listenTo(
   let failures = 0;
 
   const connect = async (reconnected: boolean): Promise<void> => {
-    const client = new pg.Client({
-      connectionString,
-      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-      keepAlive: true,
-    });
+    const client = new pg.Client({ connectionString, ...CONNECTION_SETTINGS });
     let ready = false;
     let gone = false;
     let told = false;
