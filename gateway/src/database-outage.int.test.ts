@@ -81,26 +81,36 @@ async function deliveredLive(t: TestApp, from: RegisteredUser, conversationId: s
   await to.waitFor('getMessage', (m) => m.text === text, 10_000);
 }
 
-describe('the database going away', () => {
-  it('every connection of the app terminated at once: it answers again within seconds and delivers live', async () => {
-    const t = await startTestApp();
-    cleanups.push(() => t.stop());
-    const { alice, conversationId, b } = await chatting(t);
-
-    const database = new URL(t.db.connectionString).pathname.slice(1);
+/** An app with a chat (see chatting), and a way to act on its database as the server's administrator. */
+async function appWithChat() {
+  const t = await startTestApp();
+  cleanups.push(() => t.stop());
+  const chat = await chatting(t);
+  const database = new URL(t.db.connectionString).pathname.slice(1);
+  const asAdmin = async <T>(work: (admin: pg.Client) => Promise<T>): Promise<T> => {
     const admin = new pg.Client({ connectionString: inject('pgAdminUrl') });
     await admin.connect();
     try {
-      // Pools, LISTEN connections (change notices, consistency, event store, keys, the socket.io adapter's).
-      const { rows } = await admin.query<{ pid: number }>(
-        `SELECT pid, pg_terminate_backend(pid) FROM pg_stat_activity
-         WHERE datname = $1 AND pid <> pg_backend_pid()`,
-        [database],
-      );
-      expect(rows.length).toBeGreaterThanOrEqual(4);
+      return await work(admin);
     } finally {
       await admin.end();
     }
+  };
+  return { t, ...chat, database, asAdmin };
+}
+
+describe('the database going away', () => {
+  it('every connection of the app terminated at once: it answers again within seconds and delivers live', async () => {
+    const { t, alice, conversationId, b, database, asAdmin } = await appWithChat();
+    // Pools, LISTEN connections (change notices, consistency, event store, keys, the socket.io adapter's).
+    const { rows } = await asAdmin((admin) =>
+      admin.query<{ pid: number }>(
+        `SELECT pid, pg_terminate_backend(pid) FROM pg_stat_activity
+         WHERE datname = $1 AND pid <> pg_backend_pid()`,
+        [database],
+      ),
+    );
+    expect(rows.length).toBeGreaterThanOrEqual(4);
 
     await within(10_000, healthy(t.api), 'health answers 200 again');
     await deliveredLive(t, alice, conversationId, b);
@@ -113,20 +123,19 @@ describe('the database going away', () => {
   });
 
   it('a push committed while the gateway could not listen still reaches the socket once it listens again', async () => {
-    const t = await startTestApp();
-    cleanups.push(() => t.stop());
-    const { alice, conversationId, b } = await chatting(t);
-    const database = new URL(t.db.connectionString).pathname.slice(1);
-    const admin = new pg.Client({ connectionString: inject('pgAdminUrl') });
-    await admin.connect();
+    const { t, alice, conversationId, b, database, asAdmin } = await appWithChat();
+    const allowConnections = (allow: boolean) =>
+      asAdmin((admin) => admin.query(`ALTER DATABASE "${database}" ALLOW_CONNECTIONS ${allow}`));
     try {
       // The gateway's listener loses its connection and cannot make a new one (connections already open still
       // work), so the message's notice is committed while nobody of this process listens.
-      await admin.query(`ALTER DATABASE "${database}" ALLOW_CONNECTIONS false`);
-      const { rows } = await admin.query<{ pid: number }>(
-        `SELECT pid, pg_terminate_backend(pid) FROM pg_stat_activity
-         WHERE datname = $1 AND query = 'LISTEN pawhaven_changes'`,
-        [database],
+      await allowConnections(false);
+      const { rows } = await asAdmin((admin) =>
+        admin.query<{ pid: number }>(
+          `SELECT pid, pg_terminate_backend(pid) FROM pg_stat_activity
+           WHERE datname = $1 AND query = 'LISTEN pawhaven_changes'`,
+          [database],
+        ),
       );
       expect(rows).toHaveLength(1);
       const text = `while nobody listened ${randomUUID()}`;
@@ -138,11 +147,10 @@ describe('the database going away', () => {
       await sleep(500);
       expect(b.got.filter((g) => g.event === 'getMessage')).toEqual([]);
 
-      await admin.query(`ALTER DATABASE "${database}" ALLOW_CONNECTIONS true`);
+      await allowConnections(true);
       await b.waitFor('getMessage', (m) => m.text === text, 10_000);
     } finally {
-      await admin.query(`ALTER DATABASE "${database}" ALLOW_CONNECTIONS true`).catch(() => {});
-      await admin.end();
+      await allowConnections(true);
     }
   });
 
