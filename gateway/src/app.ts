@@ -73,6 +73,8 @@ export type RunningApp = {
   demoUsers: { email: string; username: string }[];
   /** Every API route the gateway serves (method, Express path), each from the app that answers it. */
   routes: RouteEntry[];
+  /** The socket.io server (tests read the events its sockets answer). */
+  io: Awaited<ReturnType<typeof attachRealtime>>['io'];
   stop(): Promise<void>;
 };
 
@@ -225,6 +227,7 @@ export async function startApp(opts: StartOptions): Promise<RunningApp> {
       ...listRoutes(commandApp).filter((r) => !isQuery(r.method, r.path)),
       ...listRoutes(queryApp).filter((r) => isQuery(r.method, r.path)),
     ],
+    io: realtime.io,
     async stop() {
       abort.abort();
       // Sockets first: their goodbyes (presence) still need the database.

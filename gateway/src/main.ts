@@ -3,6 +3,7 @@ import {
   databaseFromConfig,
   describeStartFailure,
   ensurePortFree,
+  expectDatabaseShutdown,
   HTTP_PORT_USE,
   loadConfig,
   logger,
@@ -66,12 +67,30 @@ async function main() {
   console.log('  Press Ctrl-C to stop.\n');
   process.removeListener('uncaughtException', failToStart);
   process.removeListener('unhandledRejection', failToStart);
+  process.on('uncaughtException', keepRunning);
+  process.on('unhandledRejection', keepRunning);
 }
 
-/** Ctrl-C, kill or a closed terminal (SIGHUP): stop the app, then the database. */
+/**
+ * The last net once PawHaven runs: an error nothing else handled is logged and the app keeps serving. Every part
+ * handles its own failures (a lost database connection, a bad socket frame); ending the process here would take the
+ * embedded PostgreSQL and every user's session down with it.
+ */
+function keepRunning(error: unknown) {
+  logger.error({ err: error }, 'unexpected error; PawHaven keeps running');
+}
+
+/**
+ * Ctrl-C, kill or a closed terminal (SIGHUP): stop the app (HTTP and sockets, then projectors and background loops,
+ * then its pools), then the database; one line before and one after, exit code 0.
+ */
 async function stop(why: string) {
   if (stopping) return;
   stopping = true;
+  // A terminal's Ctrl-C reaches the embedded PostgreSQL too (same process group): it shuts down while we stop,
+  // ending our connections (57P01). Expected from here on: not news to log, nor a crash to restart it from.
+  expectDatabaseShutdown();
+  database?.expectStop();
   console.log(`\n${why}: stopping PawHaven…`);
   const force = setTimeout(() => process.exit(1), 40_000);
   force.unref();

@@ -5,7 +5,9 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { DEMO_PASSWORD } from '@pawhaven/command-api';
 import { freePort } from '@pawhaven/platform';
+import { connectSocket } from './support/test-app';
 
 /**
  * `npm start` as a user runs it: the real gateway/src/main.ts in its own process (node with tsx's loader, which is
@@ -324,4 +326,98 @@ describe.skipIf(!LINUX)('a start that fails says what went wrong and what to do'
     expect(output).toContain('PawHaven could not start: Invalid configuration: PORT:');
     expect(output).toContain('What to do: Correct or unset the environment variable(s) named above');
   }, 60_000);
+});
+
+/** Whether nothing listens on `port` any more (PostgreSQL gone from it). */
+const portFree = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const probe = net.createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, 'localhost', () => probe.close(() => resolve(true)));
+  });
+
+/** A demo account's socket, as a signed-in browser tab holds one while PawHaven runs. */
+async function demoSocket(url: string) {
+  const signin = await fetch(`${url}/api/auth/signin`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'sana.adopts@gmail.com', password: DEMO_PASSWORD }),
+  });
+  expect(signin.status).toBe(200);
+  const { token } = (await signin.json()) as { token: string };
+  return connectSocket(url, token);
+}
+
+describe.skipIf(!LINUX)('Ctrl-C in the terminal', () => {
+  it('stops everything in order: exit code 0, "Stopped.", no stack trace, no PostgreSQL left', async () => {
+    const dataDir = await freshDataDir();
+    const pgPort = await freePort();
+    // As `npm start` runs: development settings, the log at its default level.
+    const run = start({
+      DATA_DIR: dataDir,
+      PORT: String(await freePort()),
+      EMBEDDED_PG_PORT: String(pgPort),
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'info',
+    });
+    const url = await running(run);
+    const socket = await demoSocket(url);
+    expect(await headPosition(url)).toMatch(/^\d+$/);
+    const before = run.output().length;
+
+    // What a terminal does: the signal goes to the whole process group, PostgreSQL included.
+    process.kill(-run.pid, 'SIGINT');
+    const { code } = await run.exited;
+    socket.socket.close();
+    const after = run.output().slice(before);
+    expect(after.trim().split('\n')).toEqual(['SIGINT: stopping PawHaven…', 'Stopped.']);
+    expect(code).toBe(0);
+    expect(run.output()).not.toMatch(/Unhandled|\n\s+at /);
+    expect(await postgresProcessesOf(dataDir)).toEqual([]);
+    expect(await portFree(pgPort)).toBe(true);
+    expect(existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
+    expect(existsSync(path.join(dataDir, 'pawhaven.lock'))).toBe(false);
+  }, 180_000);
+});
+
+describe.skipIf(!LINUX)('the embedded PostgreSQL killed under a running app', () => {
+  it('is restarted by the app on the same data; the app keeps answering, and still stops cleanly', async () => {
+    const dataDir = await freshDataDir();
+    const run = start({
+      DATA_DIR: dataDir,
+      PORT: String(await freePort()),
+      EMBEDDED_PG_PORT: String(await freePort()),
+      ADMIN_PASSWORD: 'Adm1n!Passw0rd',
+      LOG_LEVEL: 'info',
+    });
+    const url = await running(run);
+    const head = await headPosition(url);
+    const killed = (await postmasterPid(dataDir))!;
+    expect(await alive(killed)).toBe(true);
+
+    process.kill(killed, 'SIGKILL');
+    const restarted = await waitFor(async () => {
+      const pm = await postmasterPid(dataDir);
+      if (!pm || pm === killed || !(await alive(pm))) return false;
+      return (await fetch(`${url}/api/health`).catch(() => null))?.status === 200;
+    }, 30_000);
+    expect(restarted, run.output()).toBe(true);
+    expect(await alive(run.pid)).toBe(true);
+    expect(run.output()).toContain(
+      'The embedded PostgreSQL stopped unexpectedly: restarting it on the same data',
+    );
+    expect(run.output()).toContain('The embedded PostgreSQL is running again');
+    // The data is all there, and commands work again.
+    expect(BigInt(await headPosition(url))).toBeGreaterThanOrEqual(BigInt(head));
+    const signin = await fetch(`${url}/api/auth/signin`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'admin@pawhaven.local', password: 'Adm1n!Passw0rd' }),
+    });
+    expect(signin.status).toBe(200);
+
+    process.kill(-run.pid, 'SIGINT');
+    expect((await run.exited).code).toBe(0);
+    expect(await postgresProcessesOf(dataDir)).toEqual([]);
+  }, 180_000);
 });

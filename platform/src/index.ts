@@ -2,6 +2,8 @@ export * from './config';
 export * from './logger';
 export * from './errors';
 export * from './db/database';
+export * from './db/availability';
+export * from './db/listen';
 export * from './db/migrations';
 export * from './db/platform-migrations';
 export * from './event-store/event-store';

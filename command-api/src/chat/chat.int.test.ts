@@ -1,16 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT_MESSAGES as M } from '@pawhaven/contracts';
 import { rebuildProjection } from '@pawhaven/platform';
 import { allProjections } from '@pawhaven/projections';
 import { testEventStore } from '@pawhaven/platform/testing';
 import {
+  connectSocket,
   startTestApp,
   type Json,
   type RegisteredUser,
   type TestApi,
   type TestApp,
+  type TestSocket,
 } from '../../../gateway/src/support/test-app';
 
 /**
@@ -65,29 +67,9 @@ const send = (from: RegisteredUser, conversationId: string, text: string, client
 
 /** A connected socket of `user` on `url`, collecting every event it gets. */
 async function connect(user: RegisteredUser, url = t.url) {
-  const socket = io(url, {
-    path: '/socket.io',
-    auth: { token: user.token },
-    transports: ['websocket'],
-    reconnection: false,
-  });
-  sockets.push(socket);
-  const got: { event: string; payload: unknown }[] = [];
-  socket.onAny((event: string, payload: unknown) => got.push({ event, payload }));
-  await new Promise<void>((resolve, reject) => {
-    socket.on('connect', () => resolve());
-    socket.on('connect_error', reject);
-  });
-  const waitFor = async (event: string, match: (p: Json) => boolean = () => true, ms = 5000) => {
-    const until = Date.now() + ms;
-    for (;;) {
-      const hit = got.find((g) => g.event === event && match(g.payload));
-      if (hit) return hit.payload as Json;
-      if (Date.now() > until) throw new Error(`no ${event} within ${ms} ms; got ${JSON.stringify(got)}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  };
-  return { socket, got, waitFor };
+  const connected = await connectSocket(url, user.token);
+  sockets.push(connected.socket);
+  return connected;
 }
 
 describe('starting a conversation', () => {
@@ -301,6 +283,7 @@ describe('sockets', () => {
     const m = await connect(mallory);
     expect(await m.socket.timeout(5000).emitWithAck('join', alice.user._id)).toEqual({
       ok: false,
+      status: 403,
       message: M.joinRefused,
     });
     expect(await m.socket.timeout(5000).emitWithAck('join', mallory.user._id)).toEqual({ ok: true });
@@ -401,6 +384,7 @@ describe('two gateways on one database', () => {
       b.socket.emit('userTyping', { conversationId: c.data._id });
       expect(await a.waitFor('userTyping')).toEqual({ userId: bob.user._id, conversationId: c.data._id });
       expect(await a.socket.timeout(5000).emitWithAck('presence', bob.user._id)).toEqual({
+        ok: true,
         userId: bob.user._id,
         online: true,
       });
@@ -658,19 +642,30 @@ describe('rebuilding the chat projection', () => {
   });
 });
 
+/** An app whose message budget is `limit`, with carol and dave in a conversation, and `more` other users. */
+async function limitedChat(limit: number, more = 0) {
+  const limited = await startTestApp({ config: { RATE_LIMIT_MESSAGES: limit } });
+  try {
+    const [carol, dave, ...others] = await Promise.all(
+      Array.from({ length: 2 + more }, () => limited.api.registerVerifiedUser()),
+    );
+    const c = await limited.api.post(
+      '/api/conversations',
+      { senderId: carol!.user._id, receiverId: dave!.user._id },
+      carol!.token,
+    );
+    expect(c.status).toBe(200);
+    return { limited, carol: carol!, dave: dave!, others, c };
+  } catch (error) {
+    await limited.stop();
+    throw error;
+  }
+}
+
 describe('the message rate limit', () => {
   it('answers 429 with the spec’s text past RATE_LIMIT_MESSAGES, over HTTP and the socket alike', async () => {
-    const limited = await startTestApp({ config: { RATE_LIMIT_MESSAGES: 3 } });
+    const { limited, carol, dave, c } = await limitedChat(3);
     try {
-      const [carol, dave] = await Promise.all([
-        limited.api.registerVerifiedUser(),
-        limited.api.registerVerifiedUser(),
-      ]);
-      const c = await limited.api.post(
-        '/api/conversations',
-        { senderId: carol.user._id, receiverId: dave.user._id },
-        carol.token,
-      );
       const say = (text: string) =>
         limited.api.post('/api/messages', { conversationId: c.body.data._id, text }, carol.token);
       expect((await say('one')).status).toBe(201);
@@ -696,6 +691,82 @@ describe('the message rate limit', () => {
       );
       expect(answer.status).toBe(201);
       socket.socket.close();
+    } finally {
+      await limited.stop();
+    }
+  });
+
+  it('a send that loses a race answers 409 over the socket as over HTTP; refused and lost sends use up no budget', async () => {
+    const { limited, carol, dave, others, c } = await limitedChat(2, 1);
+    const mallory = others[0]!;
+    try {
+      const conversationId = c.body.data._id as string;
+      const viaHttp = (user: RegisteredUser, text: string) =>
+        limited.api.post('/api/messages', { conversationId, text }, user.token);
+      const carolSocket = await connect(carol, limited.url);
+      const mallorySocket = await connect(mallory, limited.url);
+      const viaSocket = (s: TestSocket, text: string) =>
+        s.socket.timeout(10_000).emitWithAck('sendMessage', { conversationId, text });
+
+      // A stream so contended that every attempt loses (each append of this conversation hits a unique violation,
+      // as when other writers keep taking its next revision): the command's retries all fail.
+      await limited.db.pool.query(`
+        CREATE FUNCTION contended() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          IF NEW.stream_id = 'conversation-${conversationId}' THEN
+            RAISE EXCEPTION 'another writer took this revision' USING ERRCODE = 'unique_violation';
+          END IF;
+          RETURN NEW;
+        END $$;
+        CREATE TRIGGER contended BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION contended();`);
+      const lost = await viaHttp(carol, 'lost over HTTP');
+      expect(lost.status).toBe(409);
+      expect(await viaSocket(carolSocket, 'lost over the socket')).toEqual({
+        ok: false,
+        status: 409,
+        message: lost.body.message,
+      });
+      await limited.db.pool.query('DROP TRIGGER contended ON events; DROP FUNCTION contended()');
+
+      // Refused: not a member (403), twice over each way.
+      for (let i = 0; i < 2; i++) {
+        expect((await viaHttp(mallory, 'let me in')).status).toBe(403);
+        expect(await viaSocket(mallorySocket, 'let me in')).toMatchObject({ ok: false, status: 403 });
+      }
+
+      // Carol's whole budget is still there, and then it is used up, over either way.
+      expect((await viaHttp(carol, 'one')).status).toBe(201);
+      expect(await viaSocket(carolSocket, 'two')).toMatchObject({ ok: true });
+      expect(await viaSocket(carolSocket, 'three')).toEqual({
+        ok: false,
+        status: 429,
+        message: M.rateLimited,
+      });
+      const over = await viaHttp(carol, 'four');
+      expect([over.status, over.body.message]).toEqual([429, M.rateLimited]);
+      // Mallory's refusals took none of hers either: a conversation of her own takes two messages.
+      const own = await limited.api.post(
+        '/api/conversations',
+        { senderId: mallory.user._id, receiverId: dave.user._id },
+        mallory.token,
+      );
+      for (const text of ['hi', 'again'])
+        expect(
+          (
+            await limited.api.post(
+              '/api/messages',
+              { conversationId: own.body.data._id, text },
+              mallory.token,
+            )
+          ).status,
+        ).toBe(201);
+      const texts = (
+        await limited.db.pool.query<{ type: string }>(
+          `SELECT count(*)::int AS n FROM events WHERE stream_id = $1 AND type = 'MessageSent'`,
+          [`conversation-${conversationId}`],
+        )
+      ).rows[0];
+      expect(texts).toEqual({ n: 2 });
     } finally {
       await limited.stop();
     }

@@ -46,6 +46,7 @@ export function chatCommands(deps: CommandDeps) {
   const { store, db } = deps;
   const now = deps.now ?? (() => new Date());
   const withinMessageLimit = rateLimitCounter(deps, 'messages');
+  const rateLimited = () => tooMany(M.rateLimited);
 
   const run = (conversationId: string, command: ConversationCommand, actorId: string) =>
     handleCommand(store, conversationStream(conversationId), conversationDecider, command, { actorId });
@@ -112,47 +113,50 @@ export function chatCommands(deps: CommandDeps) {
       if (body.senderId !== undefined && body.senderId !== senderId) throw forbidden(M.senderMismatch);
       // The HTTP route is guarded by requireCommunityMember; the socket only knows the user id.
       await assertCommunityMember(store, senderId, 'send messages');
-      if (!(await withinMessageLimit(senderId))) throw tooMany(M.rateLimited);
-      const clientMessageId = body.clientMessageId ?? randomUUID();
-      const conversationId = body.conversationId.toLowerCase();
-      // A conversation with a deleted user is gone for both members: it takes no more messages.
-      if (await conversationMemberIsDeleted(db.knex, conversationStream(conversationId)))
-        throw notFound(M.conversationNotFound);
-      const result = await run(
-        conversationId,
-        {
-          type: 'SendMessage',
-          data: { senderId, messageId: randomUUID(), clientMessageId, text: body.text, now: now() },
-        },
-        senderId,
-      );
-      const m = sentMessage(result.state, senderId, clientMessageId)!;
-      return {
-        message: {
-          _id: m.messageId,
-          id: m.messageId,
+      // Only a message actually sent counts against the budget.
+      return withinMessageLimit(senderId, rateLimited, async () => {
+        const clientMessageId = body.clientMessageId ?? randomUUID();
+        const conversationId = body.conversationId.toLowerCase();
+        // A conversation with a deleted user is gone for both members: it takes no more messages.
+        if (await conversationMemberIsDeleted(db.knex, conversationStream(conversationId)))
+          throw notFound(M.conversationNotFound);
+        const result = await run(
           conversationId,
+          {
+            type: 'SendMessage',
+            data: { senderId, messageId: randomUUID(), clientMessageId, text: body.text, now: now() },
+          },
           senderId,
-          text: m.text,
-          clientMessageId,
-          createdAt: m.sentAt,
-          status: 'sent',
-        },
-        position: positionOf(result.position),
-      };
+        );
+        const m = sentMessage(result.state, senderId, clientMessageId)!;
+        return {
+          message: {
+            _id: m.messageId,
+            id: m.messageId,
+            conversationId,
+            senderId,
+            text: m.text,
+            clientMessageId,
+            createdAt: m.sentAt,
+            status: 'sent',
+          },
+          position: positionOf(result.position),
+        };
+      });
     },
 
     /** The caller has received (delivered) or seen (read) the other member's messages up to one. */
     async receipt(kind: 'delivered' | 'read', userId: string, conversationId: string, input: unknown) {
       const { upToMessageId } = receiptBody.parse(input ?? {});
-      if (!(await withinMessageLimit(userId))) throw tooMany(M.rateLimited);
-      const result = await run(
-        conversationId,
-        {
-          type: kind === 'read' ? 'MarkRead' : 'MarkDelivered',
-          data: { userId, upToMessageId: upToMessageId.toLowerCase(), now: now() },
-        },
-        userId,
+      const result = await withinMessageLimit(userId, rateLimited, () =>
+        run(
+          conversationId,
+          {
+            type: kind === 'read' ? 'MarkRead' : 'MarkDelivered',
+            data: { userId, upToMessageId: upToMessageId.toLowerCase(), now: now() },
+          },
+          userId,
+        ),
       );
       return { position: positionOf(result.position) };
     },

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { logger } from '@pawhaven/platform';
+import { deleteOldChangeNotices, logger, noteIfDatabaseUnavailable } from '@pawhaven/platform';
 import { sweepStagedImages } from '../images/image-store';
 import { deleteExpiredRateLimits } from './rate-limit-store';
 
@@ -7,8 +7,8 @@ export type Housekeeping = { stop(): Promise<void> };
 
 /**
  * The write side's clean-up, at start-up and then every `intervalMs`: settles staged images a crash left behind
- * (kept when an event names them, deleted otherwise) and drops expired rate-limit counters. Both are safe to run from
- * several processes at once. A failed round is logged and tried again next time.
+ * (kept when an event names them, deleted otherwise), drops expired rate-limit counters and old change notices. All
+ * are safe to run from several processes at once. A failed round is logged and tried again next time.
  */
 export async function startHousekeeping(
   knex: Knex,
@@ -18,10 +18,12 @@ export async function startHousekeeping(
     try {
       const images = await sweepStagedImages(knex, opts.stagedImageMaxAgeSeconds);
       const counters = await deleteExpiredRateLimits(knex);
-      if (images.kept + images.deleted + counters > 0)
-        logger.debug({ images, expiredRateLimits: counters }, 'housekeeping');
+      const notices = await deleteOldChangeNotices(knex);
+      if (images.kept + images.deleted + counters + notices > 0)
+        logger.debug({ images, expiredRateLimits: counters, changeNotices: notices }, 'housekeeping');
     } catch (err) {
-      logger.warn({ err }, 'housekeeping failed; trying again later');
+      if (!noteIfDatabaseUnavailable(err, 'housekeeping'))
+        logger.warn({ err }, 'housekeeping failed; trying again later');
     }
   };
   let running: Promise<void> = round();

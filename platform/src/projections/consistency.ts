@@ -1,5 +1,5 @@
-import pg from 'pg';
 import type { Knex } from 'knex';
+import { listenTo, type Listener } from '../db/listen';
 import { PROJECTIONS_CHANNEL } from './checkpoints';
 
 type Waiter = {
@@ -17,10 +17,9 @@ export class ConsistencyWaiter {
   /** Counts the commits (and rebuilds) heard per projection: what `stateOf` is made of. */
   private readonly generations = new Map<string, number>();
   private readonly waiters = new Set<Waiter>();
-  private client?: pg.Client;
+  private listener?: Listener;
   private listening = false;
   private stopped = false;
-  private reconnectTimer?: NodeJS.Timeout;
 
   constructor(
     private readonly knex: Knex,
@@ -29,59 +28,39 @@ export class ConsistencyWaiter {
   ) {}
 
   async start(): Promise<void> {
-    await this.listen();
-  }
-
-  private async listen(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.connectionString });
-    const lost = () => {
-      if (this.client !== client) return;
+    const listener = await listenTo(this.connectionString, [PROJECTIONS_CHANNEL], {
+      onNotification: (msg) => {
+        if (!msg.payload) return;
+        const n = JSON.parse(msg.payload) as { names: string[]; transactionId: string; position: string };
+        for (const name of n.names) {
+          this.checkpoints.set(name, {
+            transactionId: BigInt(n.transactionId),
+            position: BigInt(n.position),
+          });
+          this.bump(name);
+        }
+        this.settle();
+      },
+      onListening: async () => {
+        await this.refresh();
+        // Whatever committed while nobody listened is covered: every state seen before is now another one.
+        for (const name of this.allNames) this.bump(name);
+        this.listening = true;
+        this.settle();
+      },
       // Until the listener is back, nobody may trust `stateOf`: changes made meanwhile would go unheard.
-      this.listening = false;
-      this.client = undefined;
-      void client.end().catch(() => {});
-      if (!this.stopped) this.reconnectTimer = setTimeout(() => void this.reconnect(), 1000);
-    };
-    client.on('error', lost);
-    client.on('end', lost);
-    client.on('notification', (msg) => {
-      if (!msg.payload) return;
-      const n = JSON.parse(msg.payload) as { names: string[]; transactionId: string; position: string };
-      for (const name of n.names) {
-        this.checkpoints.set(name, { transactionId: BigInt(n.transactionId), position: BigInt(n.position) });
-        this.bump(name);
-      }
-      this.settle();
+      onLost: () => (this.listening = false),
     });
-    this.client = client;
-    await client.connect();
-    await client.query(`LISTEN ${PROJECTIONS_CHANNEL}`);
-    await this.refresh();
-    // Whatever committed while nobody listened is covered: every state seen before is now another one.
-    for (const name of this.allNames) this.bump(name);
-    this.listening = true;
-    this.settle();
-  }
-
-  private async reconnect(): Promise<void> {
-    if (this.stopped || this.client) return;
-    try {
-      await this.listen();
-    } catch {
-      this.client = undefined;
-      if (!this.stopped) this.reconnectTimer = setTimeout(() => void this.reconnect(), 1000);
-    }
+    if (this.stopped) await listener.stop();
+    else this.listener = listener;
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    clearTimeout(this.reconnectTimer);
     this.listening = false;
     for (const w of this.waiters) w.resolve(false);
     this.waiters.clear();
-    const client = this.client;
-    this.client = undefined;
-    await client?.end().catch(() => {});
+    await this.listener?.stop();
   }
 
   /**
@@ -128,7 +107,11 @@ export class ConsistencyWaiter {
       };
       this.waiters.add(waiter);
       // A notice may have arrived between refresh and registration.
-      void this.refresh().then(() => this.settle());
+      // (If the database is away meanwhile, the waiter simply times out.)
+      this.refresh().then(
+        () => this.settle(),
+        () => {},
+      );
     });
   }
 

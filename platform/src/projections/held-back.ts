@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { noteIfDatabaseUnavailable } from '../db/availability';
 import { FOREIGN_XIDS_SQL, VISIBLE_HORIZON_SQL } from '../event-store/visibility';
 import { logger as defaultLogger } from '../logger';
 
@@ -216,7 +217,8 @@ export function startHeldBackMonitor(
         longest = 0;
       }
     } catch (error) {
-      if (!failing && !stopped)
+      // The database away is noted once for everyone; any other failure here once until checks succeed again.
+      if (!failing && !stopped && !noteIfDatabaseUnavailable(error, 'held-back monitor'))
         log.error({ err: error }, 'could not check whether projections are held back');
       failing = true;
     }

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import pg from 'pg';
+import { listenTo } from '../db/listen';
 import { logger } from '../logger';
 
 /**
@@ -7,6 +7,10 @@ import { logger } from '../logger';
  * projection pushes small notices (a kind and ids, never whole rows) while it applies an event; they are sent with
  * `pg_notify` inside the projector's transaction, so PostgreSQL delivers them exactly when the read model they
  * describe is committed, and never for a batch that rolled back. Rebuilds replay history and send none.
+ *
+ * A NOTIFY reaches only the connections listening when it is committed, so each one is also kept a few minutes in
+ * `change_notices` (same transaction) under an id the NOTIFY carries (`{id}:{json}`): a listener that lost its
+ * connection (a database restart, a failover) reads what it missed when it is back, and skips what it had.
  */
 export const CHANGES_CHANNEL = 'pawhaven_changes';
 
@@ -17,8 +21,21 @@ export type Notices = { push(notice: ChangeNotice): void };
 /** For replays (rebuilds, tests): history is not news. */
 export const NO_NOTICES: Notices = { push() {} };
 
-/** PostgreSQL refuses NOTIFY payloads of 8,000 bytes or more. */
+/** PostgreSQL refuses NOTIFY payloads of 8,000 bytes or more (the id in front takes up to 20). */
 const MAX_PAYLOAD = 7500;
+
+/** How long sent notices are kept for listeners catching up. */
+const KEPT_MINUTES = 10;
+/**
+ * How far before its loss a reconnected listener reads again: a notice is stamped when its transaction began, which
+ * may be that long before it committed. What it heard already is skipped by id.
+ */
+const CATCH_UP_MARGIN_SECONDS = 60;
+
+/** Keeps one batch of notices and sends it with its id: delivered when `db`'s transaction commits (at once outside one). */
+const SEND = `
+  WITH kept AS (INSERT INTO change_notices (payload) VALUES (?) RETURNING id, payload)
+  SELECT pg_notify(?, kept.id || ':' || kept.payload) FROM kept`;
 
 /** Collects a batch's notices; `send` queues them in the transaction (delivered at COMMIT). */
 export function collectNotices(): Notices & { send(tx: Knex.Transaction): Promise<void> } {
@@ -30,7 +47,7 @@ export function collectNotices(): Notices & { send(tx: Knex.Transaction): Promis
       let size = 2;
       const flush = async () => {
         if (chunk.length === 0) return;
-        await tx.raw('SELECT pg_notify(?, ?)', [CHANGES_CHANNEL, `[${chunk.join(',')}]`]);
+        await tx.raw(SEND, [`[${chunk.join(',')}]`, CHANGES_CHANNEL]);
         chunk = [];
         size = 2;
       };
@@ -50,46 +67,51 @@ export function collectNotices(): Notices & { send(tx: Knex.Transaction): Promis
   };
 }
 
+/** Ids of notices handled lately, so a catch-up does not hand one over twice. */
+class RecentIds {
+  private readonly ids = new Set<string>();
+  constructor(private readonly max = 20_000) {}
+  /** False when `id` was added already. */
+  add(id: string): boolean {
+    if (this.ids.has(id)) return false;
+    this.ids.add(id);
+    if (this.ids.size > this.max) this.ids.delete(this.ids.values().next().value as string);
+    return true;
+  }
+}
+
 /**
  * Follows the change notices of every projector (any process) on its own connection, reconnecting after a loss.
- * `onNotices` gets each committed batch's notices in commit order.
+ * `onNotices` gets each committed batch's notices in commit order; after a reconnection, first the batches sent
+ * while it was away (in the order they were sent), then what comes.
  */
 export async function listenForChanges(
   connectionString: string,
   onNotices: (notices: ChangeNotice[]) => void,
 ): Promise<{ stop(): Promise<void> }> {
-  let stopped = false;
-  let client: pg.Client | undefined;
-  const connect = async (): Promise<void> => {
-    const c = new pg.Client({ connectionString });
-    c.on('notification', (msg) => {
-      if (msg.channel !== CHANGES_CHANNEL || !msg.payload) return;
-      try {
-        onNotices(JSON.parse(msg.payload) as ChangeNotice[]);
-      } catch (error) {
-        logger.error({ err: error }, 'change notice could not be handled');
-      }
-    });
-    c.on('error', (error) => {
-      logger.warn({ err: error }, 'change notices connection lost; reconnecting');
-      void c.end().catch(() => {});
-      if (!stopped) setTimeout(() => void connect().catch(retry), 1000);
-    });
-    await c.connect();
-    await c.query(`LISTEN ${CHANGES_CHANNEL}`);
-    client = c;
+  const handled = new RecentIds();
+  let lostAt: number | undefined;
+  const handle = (id: string, json: string) => {
+    if (handled.add(id)) onNotices(JSON.parse(json) as ChangeNotice[]);
   };
-  const retry = (error: unknown) => {
-    logger.warn({ err: error }, 'change notices: could not connect; retrying');
-    if (!stopped) setTimeout(() => void connect().catch(retry), 1000);
-  };
-  await connect();
-  return {
-    async stop() {
-      stopped = true;
-      await client?.end().catch(() => {});
+  return listenTo(connectionString, [CHANGES_CHANNEL], {
+    onNotification(msg) {
+      const at = msg.payload?.indexOf(':') ?? -1;
+      if (at > 0) handle(msg.payload!.slice(0, at), msg.payload!.slice(at + 1));
     },
-  };
+    onLost: () => (lostAt ??= Date.now()),
+    async onListening(reconnected, client) {
+      if (!reconnected || lostAt === undefined) return;
+      // Seconds by this process's clock, compared with the database's own: the two clocks need not agree.
+      const seconds = (Date.now() - lostAt) / 1000 + CATCH_UP_MARGIN_SECONDS;
+      const { rows } = await client.query<{ id: string; payload: string }>(
+        `SELECT id::text, payload FROM change_notices WHERE sent_at > now() - make_interval(secs => $1) ORDER BY id`,
+        [seconds],
+      );
+      for (const r of rows) handle(r.id, r.payload);
+      lostAt = undefined;
+    },
+  });
 }
 
 /** Sends notices now, outside any projector batch (e.g. a rebuild's progress): delivered to every listener at once. */
@@ -99,5 +121,12 @@ export async function publishNotices(knex: Knex, notices: ChangeNotice[]): Promi
     logger.warn({ bytes: json.length }, 'change notice too large; dropped');
     return;
   }
-  await knex.raw('SELECT pg_notify(?, ?)', [CHANGES_CHANNEL, json]);
+  await knex.raw(SEND, [json, CHANGES_CHANNEL]);
+}
+
+/** Drops the notices no listener will read again; answers how many (housekeeping). */
+export async function deleteOldChangeNotices(knex: Knex): Promise<number> {
+  return knex('change_notices')
+    .where('sent_at', '<', knex.raw(`now() - make_interval(mins => ?)`, [KEPT_MINUTES]))
+    .delete();
 }

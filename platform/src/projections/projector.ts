@@ -1,4 +1,6 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Knex } from 'knex';
+import { noteIfDatabaseUnavailable } from '../db/availability';
 import type { EventStore, LogPosition, RecordedEvent } from '../event-store/event-store';
 import { logger } from '../logger';
 import { CheckpointMoved, PROJECTIONS_CHANNEL, readCheckpoint, recordProjectionError } from './checkpoints';
@@ -24,7 +26,8 @@ export async function runProjector(
 ): Promise<void> {
   const groups = new Map<string, Projection[]>();
   for (const p of projections) {
-    const at = await readCheckpoint(knex, p.name);
+    const at = await untilReachable(() => readCheckpoint(knex, p.name), signal, opts);
+    if (at === undefined) return; // stopped meanwhile
     const key = `${at.transactionId}/${at.position}`;
     groups.set(key, [...(groups.get(key) ?? []), p]);
   }
@@ -74,6 +77,11 @@ async function followTogether(
       }
       if (error instanceof CheckpointMoved) continue;
       failures++;
+      // The database away (a restart, a failover): nothing to record, and no reason to wait long once it is back.
+      if (noteIfDatabaseUnavailable(error, 'projector')) {
+        await pause(retryDelay(opts, failures, 1000), signal);
+        continue;
+      }
       logger.error(
         { err: error, projections: members.map((m) => m.name) },
         'projection failed; retrying from its checkpoint',
@@ -83,10 +91,33 @@ async function followTogether(
         members.map((m) => m.name),
         error,
       );
-      const delay = Math.min((opts.retryDelayMs ?? 200) * 2 ** Math.min(failures, 6), 10_000);
-      await new Promise((r) => setTimeout(r, delay));
+      await pause(retryDelay(opts, failures, 10_000), signal);
     }
   }
+}
+
+/** A growing delay between attempts, up to `capMs`. */
+const retryDelay = (opts: ProjectorOptions, failures: number, capMs: number) =>
+  Math.min((opts.retryDelayMs ?? 200) * 2 ** Math.min(failures, 6), capMs);
+
+/** Waits `ms`, or less when the projector is stopped meanwhile. */
+const pause = (ms: number, signal: AbortSignal) => sleep(ms, undefined, { signal }).catch(() => {});
+
+/** `read`, tried again while the database cannot be reached; undefined when stopped first. */
+async function untilReachable<T>(
+  read: () => Promise<T>,
+  signal: AbortSignal,
+  opts: ProjectorOptions,
+): Promise<T | undefined> {
+  for (let failures = 1; !signal.aborted; failures++) {
+    try {
+      return await read();
+    } catch (error) {
+      if (!noteIfDatabaseUnavailable(error, 'projector')) throw error;
+      await pause(retryDelay(opts, failures, 1000), signal);
+    }
+  }
+  return undefined;
 }
 
 type CheckpointRow = { name: string; transaction_id: string; position: string };

@@ -7,13 +7,16 @@ import {
   ADMIN_SOCKET_ROOM,
   CHAT_MESSAGES as M,
   REBUILD_PROGRESS_NOTICE,
+  sendMessageBody,
   type MessageDto,
 } from '@pawhaven/contracts';
 import {
   assertSafeInput,
-  HttpError,
+  forbidden,
   listenForChanges,
   logger,
+  noteIfDatabaseUnavailable,
+  unauthorized,
   type ChangeNotice,
   type SessionCheck,
   type TokenService,
@@ -21,6 +24,9 @@ import {
 import { rebuildBoardFor } from '../admin/rebuild-board';
 import { membersOf, messageById } from '../chat/queries';
 import { notificationById } from '../notifications/queries';
+import { z } from 'zod';
+import { adapterPool } from './adapter-pool';
+import { registerSocketEvents, socketEvent, useHandshakeCheck, type SocketEvents } from './events';
 import type { Presence } from './presence';
 
 /** The command a `sendMessage` runs: the same as POST /api/messages (the gateway wires command-api's). */
@@ -39,22 +45,19 @@ export type RealtimeDeps = {
   sendMessage: SendMessage;
 };
 
-type Ack = (answer: unknown) => void;
-const ackOf = (value: unknown): Ack => (typeof value === 'function' ? (value as Ack) : () => {});
-const refusal = (error: unknown) =>
-  error instanceof HttpError
-    ? { ok: false, status: error.status, message: error.message }
-    : error instanceof Error && error.name === 'ZodError'
-      ? {
-          ok: false,
-          status: 400,
-          message: (error as { issues?: { message: string }[] }).issues?.[0]?.message ?? 'Invalid input',
-        }
-      : { ok: false, status: 500, message: 'Something went wrong' };
-
 const userRoom = (id: string) => `user:${id}`;
 const SESSION_ENDED = 'Your session has ended. Please sign in again.';
 const conversationRoom = (id: string) => `conversation:${id}`;
+
+/** Conversations a socket was found to belong to (or not), remembered up to this many per socket. */
+const REMEMBERED_CONVERSATIONS = 200;
+
+/** A payload naming a conversation: the same rule and text as POST /api/messages. */
+const conversationIdPayload = sendMessageBody.shape.conversationId;
+/** A payload naming a user (user ids are UUIDs). */
+const userIdPayload = z.string({ error: 'userId is required' }).trim().uuid('userId is not a user');
+/** The handshake's `auth`: an access token (a JWT: a few hundred characters). */
+const handshakeAuth = z.object({ token: z.string().max(8192) });
 
 /**
  * The socket.io endpoint (ARCHITECTURE §1). A client authenticates with its access token (handshake `auth.token`)
@@ -64,27 +67,41 @@ const conversationRoom = (id: string) => `conversation:${id}`;
  * - change notices of the projectors (a message, a receipt, a notification), pushed once the read model holding
  *   it is committed. Every process gets every notice and emits to its own sockets only, so nothing is doubled;
  * - ephemeral traffic (typing, presence), relayed through @socket.io/postgres-adapter so it crosses processes.
+ *
+ * What a client emits goes through `registerSocketEvents` (events.ts): the input checks of HTTP and one error
+ * boundary; the handshake through `useHandshakeCheck`.
  */
 export async function attachRealtime(server: HttpServer, deps: RealtimeDeps) {
-  const io = new Server(server, { path: '/socket.io', serveClient: false, cors: { origin: false } });
-  io.adapter(createAdapter(deps.pool, { errorHandler: (e) => logger.warn({ err: e }, 'socket.io adapter') }));
+  const io = new Server(server, {
+    path: '/socket.io',
+    serveClient: false,
+    cors: { origin: false },
+    // A frame past 1 MB closes its connection before it is parsed (a message is at most 2,000 characters).
+    maxHttpBufferSize: 1_000_000,
+  });
+  io.adapter(
+    createAdapter(adapterPool(deps.pool), {
+      errorHandler: (error) => {
+        if (!noteIfDatabaseUnavailable(error, 'socket.io adapter'))
+          logger.warn({ err: error }, 'socket.io adapter');
+      },
+    }),
+  );
 
   let closing = false;
-  io.use(async (socket, next) => {
-    const token = (socket.handshake.auth as { token?: string } | undefined)?.token;
-    const claims = typeof token === 'string' ? await deps.tokens.verify(token) : null;
-    if (!claims) return next(new Error('Authentication required'));
-    const open = await deps.sessionIsOpen(claims).catch(() => false);
-    if (!open) return next(new Error(SESSION_ENDED));
+  useHandshakeCheck(io, async (socket) => {
+    const auth = handshakeAuth.safeParse(socket.handshake.auth);
+    if (auth.success) assertSafeInput(auth.data, 'auth');
+    const claims = auth.success ? await deps.tokens.verify(auth.data.token) : null;
+    if (!claims) throw unauthorized('Authentication required');
+    if (!(await deps.sessionIsOpen(claims))) throw unauthorized(SESSION_ENDED);
     socket.data.userId = claims.userId;
     socket.data.sessionId = claims.sessionId;
     socket.data.isAdmin = claims.isAdmin;
-    next();
   });
 
   /** The other member of a conversation the user belongs to, remembered per socket; null when not a member. */
-  const otherMember = async (socket: Socket, conversationId: unknown): Promise<string | null> => {
-    if (typeof conversationId !== 'string' || conversationId.length > 100) return null;
+  const otherMember = async (socket: Socket, conversationId: string): Promise<string | null> => {
     const known = (socket.data.conversations ??= new Map<string, string | null>()) as Map<
       string,
       string | null
@@ -92,6 +109,7 @@ export async function attachRealtime(server: HttpServer, deps: RealtimeDeps) {
     if (!known.has(conversationId)) {
       const members = await membersOf(deps.pool, conversationId);
       const me = socket.data.userId as string;
+      if (known.size >= REMEMBERED_CONVERSATIONS) known.clear();
       known.set(conversationId, members?.includes(me) ? (members.find((m) => m !== me) ?? null) : null);
     }
     return known.get(conversationId) ?? null;
@@ -107,6 +125,52 @@ export async function attachRealtime(server: HttpServer, deps: RealtimeDeps) {
     if (rows.length > 0) io.to(rows.map((r) => userRoom(r.other_id))).emit('presence', { userId, online });
   };
 
+  /** Everything a client may emit. */
+  const events: SocketEvents = {
+    // The spec's client announces its user id; the server already knows it and refuses anyone else's.
+    join: socketEvent(z.string({ error: M.joinRefused }).max(200, M.joinRefused), (socket, id) => {
+      if (id !== socket.data.userId) throw forbidden(M.joinRefused);
+      return { ok: true };
+    }),
+
+    /** Opening a conversation: its room carries the conversation's own traffic. */
+    joinConversation: socketEvent(conversationIdPayload, async (socket, id) => {
+      if (!(await otherMember(socket, id))) throw forbidden(M.notMember);
+      await socket.join(conversationRoom(id));
+      return { ok: true };
+    }),
+
+    /** POST /api/messages' command (the gateway wires command-api's): same rules, retries, limit and answers. */
+    sendMessage: socketEvent(sendMessageBody, async (socket, body) => {
+      const userId = socket.data.userId as string;
+      // As every HTTP command: a session signed out (or a deleted account) since the socket opened sends nothing.
+      if (!(await deps.sessionIsOpen({ userId, sessionId: socket.data.sessionId as string }))) {
+        setImmediate(() => socket.disconnect(true)); // once the refusal is on its way
+        throw unauthorized(SESSION_ENDED);
+      }
+      return { ok: true, ...(await deps.sendMessage(userId, body)) };
+    }),
+
+    userTyping: socketEvent(
+      z.object({ conversationId: conversationIdPayload }),
+      async (socket, { conversationId }) => {
+        const other = await otherMember(socket, conversationId);
+        if (!other) throw forbidden(M.notMember);
+        io.to(userRoom(other)).emit('userTyping', { userId: socket.data.userId, conversationId });
+        return { ok: true };
+      },
+    ),
+
+    presence: socketEvent(userIdPayload, async (_socket, otherId) => {
+      // Not knowing (another process did not answer in time) reads as offline.
+      const sockets = await io
+        .in(userRoom(otherId))
+        .fetchSockets()
+        .catch(() => []);
+      return { ok: true, userId: otherId, online: sockets.length > 0 };
+    }),
+  };
+
   io.on('connection', (socket) => {
     const userId = socket.data.userId as string;
     deps.presence.connected(userId);
@@ -114,51 +178,7 @@ export async function attachRealtime(server: HttpServer, deps: RealtimeDeps) {
     // Admins' sockets also hear the Projections screen's rebuild progress; nobody else's do.
     if (socket.data.isAdmin === true) void socket.join(ADMIN_SOCKET_ROOM);
     void announcePresence(userId, true).catch(() => {});
-
-    // The spec's client announces its user id; the server already knows it and refuses anyone else's.
-    socket.on('join', (id: unknown, ack: unknown) => {
-      if (id !== userId) return ackOf(ack)({ ok: false, message: M.joinRefused });
-      ackOf(ack)({ ok: true });
-    });
-
-    /** Opening a conversation: its room carries the conversation's own traffic. */
-    socket.on('joinConversation', async (conversationId: unknown, ack: unknown) => {
-      if (!(await otherMember(socket, conversationId)))
-        return ackOf(ack)({ ok: false, message: M.notMember });
-      await socket.join(conversationRoom(conversationId as string));
-      ackOf(ack)({ ok: true });
-    });
-
-    socket.on('sendMessage', async (body: unknown, ack: unknown) => {
-      try {
-        // As every HTTP command: a session signed out (or a deleted account) since the socket opened sends nothing.
-        if (!(await deps.sessionIsOpen({ userId, sessionId: socket.data.sessionId as string }))) {
-          ackOf(ack)({ ok: false, status: 401, message: SESSION_ENDED });
-          socket.disconnect(true);
-          return;
-        }
-        assertSafeInput(body, 'message');
-        const sent = await deps.sendMessage(userId, body);
-        ackOf(ack)({ ok: true, ...sent });
-      } catch (error) {
-        ackOf(ack)(refusal(error));
-      }
-    });
-
-    socket.on('userTyping', async (payload: unknown) => {
-      const conversationId = (payload as { conversationId?: unknown } | null)?.conversationId;
-      const other = await otherMember(socket, conversationId).catch(() => null);
-      if (other) io.to(userRoom(other)).emit('userTyping', { userId, conversationId });
-    });
-
-    socket.on('presence', async (otherId: unknown, ack: unknown) => {
-      if (typeof otherId !== 'string') return ackOf(ack)({ online: false });
-      const sockets = await io
-        .in(userRoom(otherId))
-        .fetchSockets()
-        .catch(() => []);
-      ackOf(ack)({ userId: otherId, online: sockets.length > 0 });
-    });
+    registerSocketEvents(socket, events);
 
     socket.on('disconnect', () => {
       deps.presence.disconnected(userId);
@@ -228,7 +248,10 @@ export async function attachRealtime(server: HttpServer, deps: RealtimeDeps) {
   const changes = await listenForChanges(deps.connectionString, (notices) => {
     for (const notice of notices)
       pushing = pushing.then(() =>
-        push(notice).catch((error: unknown) => logger.warn({ err: error, notice }, 'push failed')),
+        push(notice).catch((error: unknown) => {
+          if (!noteIfDatabaseUnavailable(error, 'socket push'))
+            logger.warn({ err: error, notice }, 'push failed');
+        }),
       );
   });
 
