@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 import { badRequest } from '../errors';
+import { CONNECTION_SETTINGS } from '../db/database';
 import { logger } from '../logger';
 import type { EventMetadata, EventStore } from './event-store';
 
@@ -162,6 +163,7 @@ export class UnitsOfWork {
     this.pool = new pg.Pool({
       connectionString,
       max: opts.max ?? 10,
+      ...CONNECTION_SETTINGS,
       options: `-c idle_in_transaction_session_timeout=${IDLE_IN_TRANSACTION_MS}`,
     });
     this.pool.on('error', () => {});
