@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Router } from 'express';
 import {
+  adoptionStream,
   CHAT_MESSAGES as M,
   conversationStream,
   receiptBody,
@@ -21,7 +22,8 @@ import {
   tooMany,
 } from '@pawhaven/platform';
 import type { z } from 'zod';
-import { conversationMemberIsDeleted } from '../accounts/deleted-users';
+import { conversationMemberIsDeleted, creatorIsDeleted } from '../accounts/deleted-users';
+import { adoptionAdDecider } from '../adoption/adoption-ad';
 import { userDecider, userStream, type UserState } from '../accounts/user';
 import type { CommandDeps } from '../deps';
 import { rateLimitCounter } from '../http/rate-limits';
@@ -59,18 +61,24 @@ export function chatCommands(deps: CommandDeps) {
     isVeterinarian: u.isVeterinarian,
   });
 
+  /**
+   * The ad a conversation is about, from the log: its pet's name is its owner's (sealed) text, and an answer that
+   * quotes it must be known to hold their data (the kept Idempotency-Key answer is sealed with their key too).
+   */
+  const adToMention = async (adId: string) => {
+    const { state } = await loadState(store, adoptionStream(adId), adoptionAdDecider);
+    if (!state.details || state.status === 'none' || state.status === 'deleted') return undefined;
+    if (await creatorIsDeleted(db.knex, adoptionStream(adId), 'ownerId')) return undefined;
+    return { id: adId, name: state.details.name, image_url: state.details.imageUrl };
+  };
+
   return {
     /** Finds or starts the conversation of the caller and `receiverId` (one conversation per pair, whoever starts). */
     async start(starterId: string, receiverId: string, adId: string | null) {
       const conversationId = conversationIdFor(starterId, receiverId);
       const [starter, other] = await Promise.all([userOf(starterId), userOf(receiverId)]);
       // An ad that does not exist (any more) is simply not mentioned.
-      const ad = adId
-        ? await db
-            .knex('adoption_ads')
-            .where({ id: adId })
-            .first<{ id: string; name: string; image_url: string } | undefined>('id', 'name', 'image_url')
-        : undefined;
+      const ad = adId ? await adToMention(adId) : undefined;
       const result = await run(
         conversationId,
         {

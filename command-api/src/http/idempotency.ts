@@ -311,8 +311,8 @@ function notSaved(res: Response): unknown[] {
  * (the person acted on, for anonymous requests), another user's name or text. `ownerless`: it contains a personal
  * value nobody owns (a visitor's contact message), which is then not kept replayable.
  *
- * Strings a handler takes from a read model rather than the log are not seen here (none today holds personal data:
- * a conversation's ad shows the pet's name only).
+ * Strings a handler takes from a read model rather than the log are not seen here, so a handler that answers with
+ * another person's personal data takes it from the log (a conversation's ad: its pet's name).
  */
 export function personsInAnswer(
   text: string,

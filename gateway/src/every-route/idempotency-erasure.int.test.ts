@@ -74,6 +74,7 @@ describe('kept Idempotency-Key answers and erasure', () => {
       about: `About ${tag}: I walk shelter dogs on Sundays`,
       description: `Description ${tag}: a gentle cat who purrs`,
       location: `Street ${tag}, Lahore`,
+      petName: `Misty${tag}`,
       newDescription: `Updated ${tag}: now vaccinated`,
       requestName: `Request Name ${tag}`,
       requestEmail: `req.${tag}@gmail.com`,
@@ -111,7 +112,13 @@ describe('kept Idempotency-Key answers and erasure', () => {
     const ad = await keyed('POST', '/api/adoptions', {
       ...as,
       form: form(
-        { name: 'Misty', age: '1', location: texts.location, petType: 'Cat', description: texts.description },
+        {
+          name: texts.petName,
+          age: '1',
+          location: texts.location,
+          petType: 'Cat',
+          description: texts.description,
+        },
         image,
       ),
     });
@@ -172,9 +179,14 @@ describe('kept Idempotency-Key answers and erasure', () => {
       token: friend.token,
       body: { conversationId, text: quoted },
     });
-    const friends = await keyed('POST', '/api/messages', {
+    // Someone asks about the person's ad: the answer names them and their pet, so it is sealed with their key too.
+    await keyed('POST', '/api/conversations', {
+      token: owner.token,
+      body: { senderId: owner.user.id, receiverId: person.id, adId: String(ad.first.body._id) },
+    });
+    const friends = await keyed('POST', '/api/auth/update-profile', {
       token: friend.token,
-      body: { conversationId, text: `Plain answer ${tag}` },
+      body: { city: `Plain answer ${tag}` },
     });
 
     const needles = [...Object.values(texts), email, registrationToken];
@@ -187,8 +199,9 @@ describe('kept Idempotency-Key answers and erasure', () => {
       `SELECT * FROM idempotency_keys WHERE $1 = ANY(persons)`,
       [person.id],
     );
-    // Sign-up, verification and fourteen writes of theirs, and the friend's answer that quotes them.
-    expect(kept).toHaveLength(16);
+    // Sign-up, verification and fourteen writes of theirs, the friend's answer that quotes them, and the answer
+    // about their ad.
+    expect(kept).toHaveLength(17);
 
     // The admin deletes the person; the shredders destroy their key and their kept answers.
     const admin = await t.api.post('/api/auth/signin', t.adminCredentials!);
@@ -209,7 +222,7 @@ describe('kept Idempotency-Key answers and erasure', () => {
 
     // Another user's answers: the one that held the person's words is gone; their own still replays.
     const again = await friends.again();
-    expect(again.status).toBe(201);
+    expect(again.status).toBe(200);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body).toEqual(friends.first.body);
 
