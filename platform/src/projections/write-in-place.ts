@@ -16,7 +16,7 @@ import {
 } from './shadow-tables';
 
 /**
- * A fold's rows written straight into the live tables, only where they differ (rebuild.ts). Inside the swap's
+ * A fold's rows written straight into the live tables, only where they differ (rebuild-swap.ts). Inside the swap's
  * transaction, holding the live checkpoint row (so nobody else writes these tables meanwhile), each live table is
  * read with COPY TO and compared here, row by row, with the fold's rows in PostgreSQL's own text form; then the rows
  * that differ are deleted and the fold's versions COPYed in. An intact model is read and nothing is written; a first

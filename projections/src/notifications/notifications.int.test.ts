@@ -23,7 +23,7 @@ import {
   type TestApp,
 } from '../../../gateway/src/support/test-app';
 import { communityLog, type CommunityLog } from '../community/community-log.testing';
-import { notificationId } from './notifications.projection';
+import { notificationId } from './notifications.rows';
 
 /**
  * The notifications read model is a pure function of the log. Users, adoption and the notification commands go

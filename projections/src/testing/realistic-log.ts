@@ -17,7 +17,7 @@ import {
   type PetTypeValue,
 } from '@pawhaven/contracts';
 import type { EventMetadata, EventStore, ExpectedRevision, NewEvent } from '@pawhaven/platform';
-import { notificationId } from '../notifications/notifications.projection';
+import { notificationId } from '../notifications/notifications.rows';
 
 /**
  * A realistic PawHaven event log, for the rebuild bench and the fold/apply equivalence test: a deterministic
