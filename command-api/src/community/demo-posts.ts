@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { COMMUNITY_LIMITS, postLikeStream, postStream } from '@pawhaven/contracts';
 import { handleCommand, type EventStore } from '@pawhaven/platform';
 import { claimOwner, emailClaimStream } from '../accounts/claims';
-import { demoPicture } from '../images/demo-picture';
+import { postPicture, type PostScene } from '../images/illustrations/posts';
 import { withStagedImage } from '../images/image-store';
 import { postLikeDecider } from './post-like';
 import { postDecider, type PostCommand } from './post';
@@ -12,9 +12,9 @@ type DemoComment = { by: string; content: string; replies?: DemoComment[] };
 type DemoPost = {
   author: string;
   isVet: boolean;
-  title: string;
+  /** The drawn picture, fitting the caption. */
+  scene: PostScene;
   caption: string;
-  colors: [string, string];
   likedBy: string[];
   comments: DemoComment[];
 };
@@ -27,10 +27,9 @@ const DEMO_POSTS: DemoPost[] = [
   {
     author: BILAL,
     isVet: false,
-    title: 'Rescued',
+    scene: 'rescue',
     caption:
       'Found this little one shivering under a car in Gulberg after the rain. Dry, fed and asleep on a towel now. Thank you to everyone who shared the alert!',
-    colors: ['#3d405b', '#81b29a'],
     likedBy: [SANA, AYESHA],
     comments: [
       {
@@ -45,19 +44,17 @@ const DEMO_POSTS: DemoPost[] = [
   {
     author: AYESHA,
     isVet: true,
-    title: 'Heat tips',
+    scene: 'summer shade',
     caption:
       'Summer tip from the clinic: fresh water in the shade, walks only before 9 am or after sunset, and never leave a pet in a parked car, not even for five minutes.',
-    colors: ['#f2cc8f', '#e07a5f'],
     likedBy: [BILAL, SANA],
     comments: [{ by: SANA, content: 'Sharing this with my building group, thank you!' }],
   },
   {
     author: SANA,
     isVet: false,
-    title: 'Home',
+    scene: 'adoption anniversary',
     caption: 'One year since we adopted Coco. Best decision our family ever made. Adopt, don’t shop!',
-    colors: ['#81b29a', '#f4f1de'],
     likedBy: [BILAL],
     comments: [],
   },
@@ -76,7 +73,7 @@ export async function seedDemoPosts(store: EventStore, knex: Knex): Promise<numb
     const postId = randomUUID();
     const run = (command: PostCommand, actorId: string) =>
       handleCommand(store, postStream(postId), postDecider, command, { actorId });
-    const bytes = await demoPicture(post.title, post.colors);
+    const bytes = await postPicture(post.scene, post.caption);
     const kind = {
       maxBytes: COMMUNITY_LIMITS.imageMaxBytes,
       width: 1200,
