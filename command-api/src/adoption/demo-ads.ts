@@ -7,7 +7,7 @@ import { petPicture, type CoatOf } from '../images/illustrations';
 import { withStagedImage } from '../images/image-store';
 import { adoptionAdDecider, type AdoptionCommand } from './adoption-ad';
 
-type DemoAd = Omit<PetDetails, 'imageUrl' | 'breed' | 'ageUnit'> & {
+export type DemoAd = Omit<PetDetails, 'imageUrl' | 'breed' | 'ageUnit'> & {
   owner: string;
   breed?: string;
   ageUnit?: PetDetails['ageUnit'];
@@ -25,7 +25,8 @@ const none = {
   goodWithCats: null,
 };
 
-const DEMO_ADS: DemoAd[] = [
+/** The demo's ads (the browser tests read them to know what the cards should show). */
+export const DEMO_ADS: readonly DemoAd[] = [
   {
     ...none,
     owner: 'bilal.rescue@gmail.com',
@@ -120,6 +121,9 @@ const DEMO_ADS: DemoAd[] = [
   },
 ];
 
+/** A demo ad's picture: its kind of pet in its coat, the rest chosen by its name. */
+export const demoAdPicture = (ad: DemoAd) => petPicture(ad.petType, ad.name, ad.coat);
+
 /**
  * Demo adoption ads of the demo accounts, published through the same commands as the app, plus one pending request
  * (Sana asks for Moti) so 'My Adoptions' has something to answer. Only on the embedded first start.
@@ -130,7 +134,8 @@ export async function seedDemoAds(store: EventStore, knex: Knex): Promise<number
     handleCommand(store, adoptionStream(adId), adoptionAdDecider, command, { actorId });
   let published = 0;
   let moti: string | null = null;
-  for (const { owner, coat, ...pet } of DEMO_ADS) {
+  for (const ad of DEMO_ADS) {
+    const { owner, coat: _coat, ...pet } = ad;
     const ownerId = await idOf(owner);
     if (!ownerId) continue;
     const adId = randomUUID();
@@ -142,7 +147,7 @@ export async function seedDemoAds(store: EventStore, knex: Knex): Promise<number
       tooLarge: 'too large',
       invalid: 'invalid',
     } as const;
-    const bytes = await petPicture(pet.petType, pet.name, coat);
+    const bytes = await demoAdPicture(ad);
     await withStagedImage(knex, { bytes, kind, streamId: adoptionStream(adId) }, (imageUrl) => {
       const details: PetDetails = {
         ...pet,

@@ -9,7 +9,7 @@ import { postLikeDecider } from './post-like';
 import { postDecider, type PostCommand } from './post';
 
 type DemoComment = { by: string; content: string; replies?: DemoComment[] };
-type DemoPost = {
+export type DemoPost = {
   author: string;
   isVet: boolean;
   /** The drawn picture, fitting the caption. */
@@ -23,7 +23,8 @@ const AYESHA = 'ayesha.vet@gmail.com';
 const BILAL = 'bilal.rescue@gmail.com';
 const SANA = 'sana.adopts@gmail.com';
 
-const DEMO_POSTS: DemoPost[] = [
+/** The demo's posts (the browser tests read them to know what the cards should show). */
+export const DEMO_POSTS: readonly DemoPost[] = [
   {
     author: BILAL,
     isVet: false,
@@ -60,6 +61,9 @@ const DEMO_POSTS: DemoPost[] = [
   },
 ];
 
+/** A demo post's picture: its scene, the colours chosen by its caption. */
+export const demoPostPicture = (post: DemoPost) => postPicture(post.scene, post.caption);
+
 /**
  * Demo posts of the demo accounts, published, commented and liked through the same deciders as the app, so /posts
  * is not empty on the embedded first start. Only alongside freshly created demo accounts.
@@ -73,7 +77,7 @@ export async function seedDemoPosts(store: EventStore, knex: Knex): Promise<numb
     const postId = randomUUID();
     const run = (command: PostCommand, actorId: string) =>
       handleCommand(store, postStream(postId), postDecider, command, { actorId });
-    const bytes = await postPicture(post.scene, post.caption);
+    const bytes = await demoPostPicture(post);
     const kind = {
       maxBytes: COMMUNITY_LIMITS.imageMaxBytes,
       width: 1200,
