@@ -20,7 +20,7 @@ export const DOG_COATS = {
   'black and tan': { fur: '#c98a4b', light: '#edc48e', ears: 'pointy', marking: 'saddle' },
   chocolate: { fur: '#8a5a3c', light: '#c89a74', ears: 'floppy', marking: 'none' },
   'white with patch': { fur: '#f3ece2', light: '#ffffff', ears: 'floppy', marking: 'patch' },
-  cream: { fur: '#ecd3ab', light: '#fbf0dc', ears: 'pointy', marking: 'none' },
+  cream: { fur: '#ecd3ab', light: '#fbf0dc', ears: 'floppy', marking: 'none' },
   grey: { fur: '#9aa0a8', light: '#dfe2e6', ears: 'floppy', marking: 'patch' },
   black: { fur: '#3f3a3a', light: '#8c8380', ears: 'floppy', marking: 'none' },
 } satisfies Record<string, Coat>;
@@ -74,7 +74,7 @@ export const eyes = (
 
 /** Fur too dark for ink eyes to show: they get a light rim. */
 export const isDark = (fur: string) =>
-  parseInt(fur.slice(1, 3), 16) + parseInt(fur.slice(3, 5), 16) + parseInt(fur.slice(5, 7), 16) < 300;
+  parseInt(fur.slice(1, 3), 16) + parseInt(fur.slice(3, 5), 16) + parseInt(fur.slice(5, 7), 16) < 220;
 
 function head(look: DogLook) {
   const c: Coat = DOG_COATS[look.coat];
