@@ -118,7 +118,7 @@ function loaf(look: CatLook) {
 ${c.marking === 'calico' ? `<ellipse cx="90" cy="-80" rx="44" ry="30" fill="#e08a3c"/><ellipse cx="20" cy="-110" rx="30" ry="18" fill="#4a4040"/>` : ''}
 <ellipse cx="-40" cy="-40" rx="58" ry="40" fill="${c.marking === 'none' && !c.fluffy ? shade(c.fur, 0.08) : c.light}"/>
 <ellipse cx="-70" cy="-6" rx="26" ry="12" fill="${shade(c.fur, 0.15)}"/><ellipse cx="-16" cy="-6" rx="26" ry="12" fill="${shade(c.fur, 0.15)}"/>
-${collarOf(look, -96, 44)}
+<g transform="translate(-44 0)">${collarOf(look, -96, 44)}</g>
 <g transform="translate(-44 -150) rotate(${look.tilt} 0 40)">${head(look)}${bowOf(look)}</g>`;
 }
 

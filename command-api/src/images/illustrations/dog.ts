@@ -158,7 +158,7 @@ ${saddle}
 <ellipse cx="-40" cy="-50" rx="56" ry="46" fill="${c.light}"/>
 <rect x="-150" y="-36" width="120" height="34" rx="17" fill="${c.fur}"/><rect x="-160" y="-30" width="110" height="30" rx="15" fill="${shade(c.fur, 0.05)}"/>
 <ellipse cx="-150" cy="-14" rx="24" ry="15" fill="${c.light}"/><ellipse cx="-140" cy="-24" rx="22" ry="13" fill="${c.light}"/>
-${neckWear(look, -112, 46)}
+<g transform="translate(-60 0)">${neckWear(look, -110, 46)}</g>
 <g transform="translate(-60 -168) rotate(${look.tilt} 0 40)">${head(look)}</g>`;
 }
 

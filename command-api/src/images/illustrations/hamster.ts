@@ -73,13 +73,15 @@ ${look.accessory === 'bow' ? bow(-56, -226, look.accessoryColour, 20) : ''}`;
 
 function ball(look: HamsterLook) {
   const c: Coat = HAMSTER_COATS[look.coat];
-  return `${ears(c, -170, 70)}
-<path d="M-150 -20 C -160 -140 -70 -190 0 -190 C 70 -190 160 -140 150 -20 C 140 8 -140 8 -150 -20 Z" fill="${c.fur}"/>
-<ellipse cx="0" cy="-40" rx="90" ry="40" fill="${c.light}"/>
-<g transform="translate(0 -108) rotate(${look.tilt} 0 40)">${face(look)}</g>
-<ellipse cx="-30" cy="-10" rx="16" ry="10" fill="#f2b8b0"/><ellipse cx="30" cy="-10" rx="16" ry="10" fill="#f2b8b0"/>
-<g transform="translate(150 -18) rotate(70)">${seed}</g><g transform="translate(190 -16) rotate(100)">${seed}</g>
-${look.accessory === 'bow' ? bow(-66, -160, look.accessoryColour, 20) : ''}`;
+  return `${ears(c, -212, 76)}
+<ellipse cx="0" cy="-108" rx="138" ry="110" fill="${c.fur}"/>
+<ellipse cx="-40" cy="-170" rx="60" ry="30" fill="${shade(c.fur, 0.12)}" opacity="0.6"/>
+<ellipse cx="0" cy="-62" rx="96" ry="62" fill="${c.light}"/>
+<g transform="translate(0 -136) rotate(${look.tilt} 0 40)">${face(look)}</g>
+<ellipse cx="-34" cy="-44" rx="15" ry="11" fill="#f2b8b0"/><ellipse cx="34" cy="-44" rx="15" ry="11" fill="#f2b8b0"/>
+<ellipse cx="-80" cy="-4" rx="30" ry="11" fill="#f2b8b0"/><ellipse cx="80" cy="-4" rx="30" ry="11" fill="#f2b8b0"/>
+<g transform="translate(170 -18) rotate(70)">${seed}</g><g transform="translate(210 -16) rotate(100)">${seed}</g>
+${look.accessory === 'bow' ? bow(-74, -206, look.accessoryColour, 20) : ''}`;
 }
 
 /** The hamster (no backdrop), sitting on y = 0. */
