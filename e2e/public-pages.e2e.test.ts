@@ -4,12 +4,12 @@ import type { Locator, Page, Request, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTACT_MESSAGES } from '@pawhaven/contracts';
 import { TIP_STORAGE_KEY } from '../frontend/src/popups/schedule';
-import { TIPS } from '../frontend/src/popups/tips';
 import { startE2eApp, type E2eApp } from './support/app';
 import { createVerifiedUser } from './support/adoption';
 import { launchBrowser, pathnameOf, sessionItem, waitForPath, type Browser } from './support/browser';
 import { apiToken, horizontalOverflow, naturalWidth } from './support/community';
 import { makePng } from './support/png';
+import { dismissTips } from './support/tips';
 
 /**
  * The public pages in real browsers at 1280 px and 360 px (spec 000 §1–§5, §9; 001 §2): the landing page's
@@ -53,20 +53,7 @@ const browsers: (Browser & { pageErrors: string[] })[] = [];
 async function openPage(viewport: { width: number; height: number }, opts: { quiet?: boolean } = {}) {
   const browser = await launchBrowser();
   browsers.push(browser);
-  if (opts.quiet) {
-    const ids = TIPS.slice(0, 2).map((t) => t.id);
-    await browser.context.addInitScript(
-      ({ key, value }) => {
-        // Also runs in the blank page a new tab starts on, where storage is off limits.
-        try {
-          (globalThis as unknown as { sessionStorage: Storage }).sessionStorage.setItem(key, value);
-        } catch {
-          /* not our document */
-        }
-      },
-      { key: TIP_STORAGE_KEY, value: JSON.stringify({ picked: ids, dismissed: ids }) },
-    );
-  }
+  if (opts.quiet) await dismissTips(browser.context);
   return browser.newPage(viewport);
 }
 

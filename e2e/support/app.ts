@@ -13,11 +13,12 @@ export type E2eApp = { url: string; app: RunningApp; stop(): Promise<void> };
 
 /**
  * The whole product on a free port over a fresh test database, serving the built frontend (frontend/dist).
- * Rate limits are raised so a test run is never throttled.
+ * Rate limits are raised so a test run is never throttled. `demoData` seeds the demo as `npm start` does on its
+ * first start (demo accounts, ads, posts, a chat).
  */
 export async function startE2eApp(
   config: Partial<Config> = {},
-  opts: Pick<StartOptions, 'googleKeys'> = {},
+  opts: Pick<StartOptions, 'googleKeys' | 'demoData'> = {},
 ): Promise<E2eApp> {
   if (!existsSync(path.join(FRONTEND_DIST, 'index.html'))) {
     throw new Error(
@@ -45,6 +46,7 @@ export async function startE2eApp(
       },
       frontendDir: FRONTEND_DIST,
       googleKeys: opts.googleKeys,
+      demoData: opts.demoData,
     });
   } catch (e) {
     await db.drop();

@@ -3,15 +3,16 @@ import type { Knex } from 'knex';
 import { adoptionStream, DEFAULT_BREED, type PetDetails } from '@pawhaven/contracts';
 import { handleCommand, type EventStore } from '@pawhaven/platform';
 import { claimOwner, emailClaimStream } from '../accounts/claims';
-import { demoPicture as pictureOf } from '../images/demo-picture';
+import { petPicture, type CoatOf } from '../images/illustrations';
 import { withStagedImage } from '../images/image-store';
 import { adoptionAdDecider, type AdoptionCommand } from './adoption-ad';
 
-type DemoAd = Omit<PetDetails, 'imageUrl' | 'breed' | 'ageUnit'> & {
+export type DemoAd = Omit<PetDetails, 'imageUrl' | 'breed' | 'ageUnit'> & {
   owner: string;
   breed?: string;
   ageUnit?: PetDetails['ageUnit'];
-  colors: [string, string];
+  /** The drawn coat, as the description tells it (pose, backdrop and accessory follow the name). */
+  coat: CoatOf[PetDetails['petType']];
 };
 
 const none = {
@@ -24,7 +25,8 @@ const none = {
   goodWithCats: null,
 };
 
-const DEMO_ADS: DemoAd[] = [
+/** The demo's ads (the browser tests read them to know what the cards should show). */
+export const DEMO_ADS: readonly DemoAd[] = [
   {
     ...none,
     owner: 'bilal.rescue@gmail.com',
@@ -39,7 +41,7 @@ const DEMO_ADS: DemoAd[] = [
     location: 'Lahore',
     description:
       'Moti was found near the canal as a puppy. He is house-trained, loves long walks and is gentle with children. Looking for a family with a little outdoor space.',
-    colors: ['#e07a5f', '#f2cc8f'],
+    coat: 'golden',
   },
   {
     ...none,
@@ -57,7 +59,7 @@ const DEMO_ADS: DemoAd[] = [
     location: 'Karachi',
     description:
       'A calm, fluffy girl who enjoys sunny windowsills and gentle brushing. Litter-trained and spayed.',
-    colors: ['#81b29a', '#f4f1de'],
+    coat: 'fluffy white',
   },
   {
     ...none,
@@ -74,7 +76,7 @@ const DEMO_ADS: DemoAd[] = [
     location: 'Islamabad',
     description:
       'Sheru is a loyal, well-mannered shepherd whose family moved abroad. Knows sit, stay and heel; needs daily exercise and an experienced owner.',
-    colors: ['#3d405b', '#81b29a'],
+    coat: 'black and tan',
   },
   {
     ...none,
@@ -85,7 +87,7 @@ const DEMO_ADS: DemoAd[] = [
     breed: 'Rose-ringed parakeet',
     location: 'Lahore',
     description: 'A chatty parakeet who already says "salaam". Comes with his cage and a month of seed.',
-    colors: ['#52b788', '#d8f3dc'],
+    coat: 'green',
   },
   {
     ...none,
@@ -98,7 +100,7 @@ const DEMO_ADS: DemoAd[] = [
     size: 'Small',
     location: 'Peshawar',
     description: 'Snowy is a curious white rabbit who loves carrots and coriander. Best in a calm home.',
-    colors: ['#a8dadc', '#f1faee'],
+    coat: 'white',
   },
   {
     ...none,
@@ -115,9 +117,12 @@ const DEMO_ADS: DemoAd[] = [
     location: 'Lahore',
     description:
       'Cookie is a playful tabby who gets along with everyone, including other cats. Fully vaccinated and neutered.',
-    colors: ['#f4a261', '#e9c46a'],
+    coat: 'tabby',
   },
 ];
+
+/** A demo ad's picture: its kind of pet in its coat, the rest chosen by its name. */
+export const demoAdPicture = (ad: DemoAd) => petPicture(ad.petType, ad.name, ad.coat);
 
 /**
  * Demo adoption ads of the demo accounts, published through the same commands as the app, plus one pending request
@@ -129,7 +134,8 @@ export async function seedDemoAds(store: EventStore, knex: Knex): Promise<number
     handleCommand(store, adoptionStream(adId), adoptionAdDecider, command, { actorId });
   let published = 0;
   let moti: string | null = null;
-  for (const { owner, colors, ...pet } of DEMO_ADS) {
+  for (const ad of DEMO_ADS) {
+    const { owner, coat: _coat, ...pet } = ad;
     const ownerId = await idOf(owner);
     if (!ownerId) continue;
     const adId = randomUUID();
@@ -141,7 +147,7 @@ export async function seedDemoAds(store: EventStore, knex: Knex): Promise<number
       tooLarge: 'too large',
       invalid: 'invalid',
     } as const;
-    const bytes = await pictureOf(pet.name, colors);
+    const bytes = await demoAdPicture(ad);
     await withStagedImage(knex, { bytes, kind, streamId: adoptionStream(adId) }, (imageUrl) => {
       const details: PetDetails = {
         ...pet,

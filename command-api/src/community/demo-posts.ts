@@ -3,18 +3,18 @@ import type { Knex } from 'knex';
 import { COMMUNITY_LIMITS, postLikeStream, postStream } from '@pawhaven/contracts';
 import { handleCommand, type EventStore } from '@pawhaven/platform';
 import { claimOwner, emailClaimStream } from '../accounts/claims';
-import { demoPicture } from '../images/demo-picture';
+import { postPicture, type PostScene } from '../images/illustrations/posts';
 import { withStagedImage } from '../images/image-store';
 import { postLikeDecider } from './post-like';
 import { postDecider, type PostCommand } from './post';
 
 type DemoComment = { by: string; content: string; replies?: DemoComment[] };
-type DemoPost = {
+export type DemoPost = {
   author: string;
   isVet: boolean;
-  title: string;
+  /** The drawn picture, fitting the caption. */
+  scene: PostScene;
   caption: string;
-  colors: [string, string];
   likedBy: string[];
   comments: DemoComment[];
 };
@@ -23,14 +23,14 @@ const AYESHA = 'ayesha.vet@gmail.com';
 const BILAL = 'bilal.rescue@gmail.com';
 const SANA = 'sana.adopts@gmail.com';
 
-const DEMO_POSTS: DemoPost[] = [
+/** The demo's posts (the browser tests read them to know what the cards should show). */
+export const DEMO_POSTS: readonly DemoPost[] = [
   {
     author: BILAL,
     isVet: false,
-    title: 'Rescued',
+    scene: 'rescue',
     caption:
       'Found this little one shivering under a car in Gulberg after the rain. Dry, fed and asleep on a towel now. Thank you to everyone who shared the alert!',
-    colors: ['#3d405b', '#81b29a'],
     likedBy: [SANA, AYESHA],
     comments: [
       {
@@ -45,23 +45,24 @@ const DEMO_POSTS: DemoPost[] = [
   {
     author: AYESHA,
     isVet: true,
-    title: 'Heat tips',
+    scene: 'summer shade',
     caption:
       'Summer tip from the clinic: fresh water in the shade, walks only before 9 am or after sunset, and never leave a pet in a parked car, not even for five minutes.',
-    colors: ['#f2cc8f', '#e07a5f'],
     likedBy: [BILAL, SANA],
     comments: [{ by: SANA, content: 'Sharing this with my building group, thank you!' }],
   },
   {
     author: SANA,
     isVet: false,
-    title: 'Home',
+    scene: 'adoption anniversary',
     caption: 'One year since we adopted Coco. Best decision our family ever made. Adopt, don’t shop!',
-    colors: ['#81b29a', '#f4f1de'],
     likedBy: [BILAL],
     comments: [],
   },
 ];
+
+/** A demo post's picture: its scene, the colours chosen by its caption. */
+export const demoPostPicture = (post: DemoPost) => postPicture(post.scene, post.caption);
 
 /**
  * Demo posts of the demo accounts, published, commented and liked through the same deciders as the app, so /posts
@@ -76,7 +77,7 @@ export async function seedDemoPosts(store: EventStore, knex: Knex): Promise<numb
     const postId = randomUUID();
     const run = (command: PostCommand, actorId: string) =>
       handleCommand(store, postStream(postId), postDecider, command, { actorId });
-    const bytes = await demoPicture(post.title, post.colors);
+    const bytes = await demoPostPicture(post);
     const kind = {
       maxBytes: COMMUNITY_LIMITS.imageMaxBytes,
       width: 1200,
