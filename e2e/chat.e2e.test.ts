@@ -471,6 +471,8 @@ describe('issue 21: the Inbox badge, grouped bubbles, the phone list, one find c
     await qPage.screenshot({ path: path.join(RESULTS, 'chat-inbox-badge-1280.png') });
 
     await qPage.setViewportSize({ width: 360, height: 740 });
+    // The header's links are in the drawer now: its button carries a dot.
+    await qPage.locator('[data-testid="inbox-dot"] .MuiBadge-dot:not(.MuiBadge-invisible)').waitFor();
     await qPage.getByRole('button', { name: 'Open navigation' }).click();
     const drawerEntry = qPage
       .locator('#main-navigation-drawer')
@@ -532,6 +534,7 @@ describe('issue 21: the Inbox badge, grouped bubbles, the phone list, one find c
   });
 
   it('with the socket blocked (Polling) a message from A still reaches the Inbox badge through the poll', async () => {
+    await qPage.setViewportSize({ width: 1280, height: 800 });
     await qPage.route(/\/socket\.io\//, (route) => route.abort());
     await qPage.routeWebSocket(/\/socket\.io\//, (ws) => ws.close());
     await qPage.goto(`${env.url}/adoption`);

@@ -1,3 +1,5 @@
+import type { ReactNode } from 'react';
+import Badge from '@mui/material/Badge';
 import Box from '@mui/material/Box';
 import { useSession } from '../shared/session';
 import { visuallyHidden } from '../shared/ui/visually-hidden';
@@ -38,5 +40,18 @@ export function InboxLabel({ label }: { label: string }) {
         <UnreadPill text={badge} testId="inbox-badge" />
       </Box>
     </>
+  );
+}
+
+/**
+ * A dot on the menu button of narrow screens (where the header's links are in the drawer) while a conversation has
+ * unread messages; the drawer's Inbox entry says how many.
+ */
+export function InboxDot({ children }: { children: ReactNode }) {
+  const unread = useUnreadConversations(useMe());
+  return (
+    <Badge variant="dot" color="primary" invisible={unread === 0} data-testid="inbox-dot">
+      {children}
+    </Badge>
   );
 }

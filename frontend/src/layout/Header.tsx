@@ -12,7 +12,7 @@ import { useSignOut } from '../accounts/useSignOut';
 import { useCurrentUser } from '../shared/session';
 import { UserAvatar } from '../shared/ui/UserAvatar';
 import { Logo } from './Logo';
-import { InboxLabel, InboxLive } from './inbox';
+import { InboxDot, InboxLabel, InboxLive } from './inbox';
 import { NAV_ITEMS } from './navigation';
 import { visuallyHidden } from '../shared/ui/visually-hidden';
 
@@ -76,7 +76,15 @@ export function Header() {
           }}
           sx={{ display: { xs: 'inline-flex', lg: 'none' } }}
         >
-          <MenuIcon />
+          {user ? (
+            <Suspense fallback={<MenuIcon />}>
+              <InboxDot>
+                <MenuIcon />
+              </InboxDot>
+            </Suspense>
+          ) : (
+            <MenuIcon />
+          )}
         </IconButton>
 
         <Logo />

@@ -7,3 +7,4 @@ import { lazy } from 'react';
 const load = () => import('../chat/InboxBadge');
 export const InboxLabel = lazy(() => load().then((m) => ({ default: m.InboxLabel })));
 export const InboxLive = lazy(() => load().then((m) => ({ default: m.InboxLive })));
+export const InboxDot = lazy(() => load().then((m) => ({ default: m.InboxDot })));
