@@ -11,7 +11,7 @@ import {
   type TestUser,
 } from './support/adoption';
 import { launchBrowser, pathnameOf, waitForPath, type Browser } from './support/browser';
-import { apiCall, apiToken } from './support/community';
+import { apiCall, apiToken, horizontalOverflow } from './support/community';
 import { makePng } from './support/png';
 
 /**
@@ -415,6 +415,190 @@ describe('chat between two browsers, with live and polled notifications', () => 
     // A's conversation with B is still there and open.
     await aPage.locator(`[data-testid="conversation-item"][data-user-id="${b.id}"]`).waitFor();
     await messageByText(aPage, FIRST).waitFor();
+    for (const br of browsers) expect(br.pageErrors).toEqual([]);
+  });
+});
+
+describe('issue 21: the Inbox badge, grouped bubbles, the phone list, one find call', () => {
+  let p: TestUser; // writes
+  let q: TestUser; // reads, on other pages
+  let pToken = '';
+  let qPage: Page;
+  let conversationId = '';
+  /** The Inbox link of the main navigation (the header's, or the drawer's while it is open). */
+  const inbox = (page: Page, name: string | RegExp = /^Inbox/) =>
+    page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
+  const send = async (text: string) => {
+    const res = await apiCall(env.url, 'POST', '/api/messages', pToken, {
+      conversationId,
+      senderId: p.id,
+      text,
+    });
+    expect(res.status).toBe(201);
+  };
+
+  beforeAll(async () => {
+    [p, q] = await Promise.all([
+      createVerifiedUser(env.url, 'inboxp'),
+      createVerifiedUser(env.url, 'inboxq'),
+    ]);
+    pToken = await apiToken(env.url, p);
+  });
+
+  it("B on /adoption sees the header's Inbox badge go to 1 when A writes, in the drawer at 360 px too; opening the conversation clears it", async () => {
+    qPage = await browserFor(q);
+    await qPage.goto(`${env.url}/adoption`);
+    await inbox(qPage).waitFor();
+    expect(await inbox(qPage).getAttribute('aria-label')).toBeNull();
+    expect((await inbox(qPage).textContent())?.trim()).toBe('Inbox');
+    await setNoReloadMark(qPage);
+
+    const started = await apiCall(env.url, 'POST', '/api/conversations', pToken, {
+      senderId: p.id,
+      receiverId: q.id,
+    });
+    expect(started.status).toBe(200);
+    conversationId = (started.body as { data: { _id: string } }).data._id;
+    await send('Hello! Is the kitten still with you?');
+    mark('inbox: A wrote to B (API); B is on /adoption');
+
+    const badged = inbox(qPage, 'Inbox, 1 unread conversation');
+    await badged.waitFor({ timeout: WAIT });
+    expect((await badged.getByTestId('inbox-badge').textContent())?.trim()).toBe('1');
+    expect(await hasNoReloadMark(qPage)).toBe(true);
+    expect(pathnameOf(qPage)).toBe('/adoption');
+    mark("inbox: B's header says 'Inbox, 1 unread conversation' (live)");
+    await qPage.screenshot({ path: path.join(RESULTS, 'chat-inbox-badge-1280.png') });
+
+    await qPage.setViewportSize({ width: 360, height: 740 });
+    // The header's links are in the drawer now: its button carries a dot.
+    await qPage.locator('[data-testid="inbox-dot"] .MuiBadge-dot:not(.MuiBadge-invisible)').waitFor();
+    await qPage.getByRole('button', { name: 'Open navigation' }).click();
+    const drawerEntry = qPage
+      .locator('#main-navigation-drawer')
+      .getByRole('link', { name: 'Inbox, 1 unread conversation', exact: true });
+    await drawerEntry.waitFor();
+    expect((await drawerEntry.getByTestId('inbox-badge').textContent())?.trim()).toBe('1');
+    expect(await horizontalOverflow(qPage)).toBe(0);
+    await qPage.screenshot({ path: path.join(RESULTS, 'chat-inbox-badge-360.png') });
+    await qPage.getByRole('button', { name: 'Close navigation' }).click();
+    await drawerEntry.waitFor({ state: 'detached' });
+    mark("inbox: B's drawer at 360 px says 'Inbox, 1 unread conversation'");
+
+    await qPage.setViewportSize({ width: 1280, height: 800 });
+    await inbox(qPage).click();
+    await waitForPath(qPage, '/chat');
+    await qPage.locator(`[data-testid="conversation-item"][data-user-id="${p.id}"]`).click();
+    await qPage.getByTestId('chat-window').waitFor();
+    await inbox(qPage, 'Inbox').waitFor({ timeout: WAIT });
+    expect(await qPage.getByTestId('inbox-badge').count()).toBe(0);
+    mark('inbox: B opened the conversation, the badge went');
+  });
+
+  it('three quick messages of one sender make one group with one time stamp, on its last bubble', async () => {
+    const texts = ['First of three', 'Second of three', 'Third of three'];
+    for (const text of texts) await send(text);
+    const bubbles = texts.map((text) => messageByText(qPage, text));
+    for (const bubble of bubbles) await bubble.waitFor({ timeout: WAIT });
+    const times = await Promise.all(bubbles.map((bubble) => bubble.locator('time').count()));
+    expect(times).toEqual([0, 0, 1]);
+    expect(await bubbles[2]!.getAttribute('data-group-position')).toBe('last');
+    expect(await bubbles[0]!.getAttribute('data-group-position')).not.toBe('last');
+    // The first message of the conversation came a moment before: the same group, no time of its own.
+    expect(await messageByText(qPage, 'Hello! Is the kitten still with you?').locator('time').count()).toBe(
+      0,
+    );
+    await qPage.screenshot({ path: path.join(RESULTS, 'chat-grouped-bubbles.png') });
+    mark('grouping: three quick messages, one time stamp on the last');
+  });
+
+  it('on a phone /chat opens on the conversation list; a conversation has a back arrow; /chat/{id} opens it', async () => {
+    await qPage.setViewportSize({ width: 360, height: 740 });
+    await qPage.goto(`${env.url}/chat`);
+    const item = qPage.locator(`[data-testid="conversation-item"][data-user-id="${p.id}"]`);
+    await item.waitFor({ timeout: WAIT });
+    expect(await qPage.getByTestId('chat-empty').count()).toBe(0);
+    expect(await qPage.getByRole('button', { name: 'View Conversations' }).count()).toBe(0);
+    expect(await horizontalOverflow(qPage)).toBe(0);
+    await qPage.screenshot({ path: path.join(RESULTS, 'chat-phone-list-360.png') });
+    await item.click();
+    await qPage.getByTestId('chat-window').waitFor();
+    expect(await item.count()).toBe(0);
+    await qPage.getByRole('button', { name: 'Back to conversations' }).click();
+    await item.waitFor();
+    await qPage.goto(`${env.url}/chat/${p.id}`);
+    await messageByText(qPage, 'Third of three').waitFor({ timeout: WAIT });
+    expect(await qPage.getByTestId('conversation-item').count()).toBe(0);
+    await qPage.setViewportSize({ width: 1280, height: 800 });
+    mark('phone: /chat opens on the list, /chat/{id} on the conversation');
+  });
+
+  it('with the socket blocked (Polling) a message from A still reaches the Inbox badge through the poll', async () => {
+    await qPage.setViewportSize({ width: 1280, height: 800 });
+    await qPage.route(/\/socket\.io\//, (route) => route.abort());
+    await qPage.routeWebSocket(/\/socket\.io\//, (ws) => ws.close());
+    await qPage.goto(`${env.url}/adoption`);
+    const panel = await openBell(qPage);
+    await indicator(panel, 'Polling').waitFor({ timeout: WAIT });
+    await closeBell(qPage);
+    await inbox(qPage, 'Inbox').waitFor({ timeout: WAIT });
+    await setNoReloadMark(qPage);
+    await send('Are you there? Sent while your socket is down.');
+    mark('polling: A wrote to B, whose socket is blocked');
+    await inbox(qPage, 'Inbox, 1 unread conversation').waitFor({ timeout: WAIT });
+    expect(await hasNoReloadMark(qPage)).toBe(true);
+    mark("polling: B's Inbox badge went to 1 by the poll");
+    await qPage.unrouteAll();
+  });
+
+  it('opening a chat with a new partner from a profile or an ad asks /find/ exactly once', async () => {
+    const r = await createVerifiedUser(env.url, 'inboxr');
+    const rToken = await apiToken(env.url, r);
+    const petName = uniqueName('Biscuit');
+    await postForm(
+      '/api/adoptions',
+      rToken,
+      {
+        name: petName,
+        age: '2',
+        petType: 'Cat',
+        location: 'Karachi',
+        description: 'Biscuit is a gentle two-year-old cat who loves sunny windows and quiet evenings.',
+      },
+      { field: 'image', name: 'biscuit.png' },
+    );
+    const s = await createVerifiedUser(env.url, 'inboxs');
+    const sPage = await browserFor(s);
+    const finds: string[] = [];
+    sPage.on('request', (req) => {
+      if (new URL(req.url()).pathname.startsWith('/api/conversations/find/')) finds.push(req.url());
+    });
+
+    // From a profile: Message.
+    await sPage.goto(`${env.url}/profile/public/${p.id}`);
+    await sPage.getByRole('button', { name: 'Message' }).click();
+    await waitForPath(sPage, `/chat/${p.id}`, WAIT);
+    // A message sent and confirmed by the server: the conversation was found or started, nothing more to ask.
+    const sendAndWait = async (text: string) => {
+      await sPage.getByRole('textbox', { name: 'Message' }).fill(text);
+      await sPage.getByRole('button', { name: 'Send message' }).click();
+      await messageByText(sPage, text)
+        .locator('[data-status="sent"], [data-status="delivered"], [data-status="read"]')
+        .first()
+        .waitFor({ timeout: WAIT });
+    };
+    await sendAndWait('Hello from your profile page');
+    expect(finds).toHaveLength(1);
+    mark('find: from a profile, one /find/ request');
+
+    // From an ad: its Chat link.
+    finds.length = 0;
+    const card = await openListingCard(sPage, env.url, petName, WAIT);
+    await card.getByRole('link', { name: 'Chat', exact: true }).click();
+    await waitForPath(sPage, `/chat/${r.id}`, WAIT);
+    await sendAndWait('Hello about your cat');
+    expect(finds).toHaveLength(1);
+    mark('find: from an ad, one /find/ request');
     for (const br of browsers) expect(br.pageErrors).toEqual([]);
   });
 });

@@ -11,6 +11,8 @@ export const CHAT_LIMITS = {
   /** Unread badge shows '9+' above this. */
   unreadBadgeMax: 9,
   typingIndicatorMs: 3000,
+  /** Consecutive messages of one sender this close together (and on one day) share one bubble group and time. */
+  messageGroupWindowMs: 5 * 60_000,
   inputMaxHeightPx: 150,
   mobileBreakpointPx: 1024,
   /** Chat socket (spec 001 §8). */

@@ -1,5 +1,5 @@
 import { CHAT_LIMITS, type ConversationDto, type MessageDto, type MessagePage } from '@pawhaven/contracts';
-import type { InfiniteData } from '@tanstack/react-query';
+import { queryOptions, type InfiniteData } from '@tanstack/react-query';
 import { ApiError, api } from '../shared/api';
 import { normaliseConversation, normaliseMessage } from './format';
 
@@ -109,6 +109,21 @@ export const chatKeys = {
   health: () => ['chat', 'health'] as const,
   conversations: (me: string) => ['chat', 'conversations', me] as const,
   messages: (conversationId: string) => ['chat', 'messages', conversationId] as const,
+  /** The lookup of two users' conversation (null: none yet). */
+  find: (me: string, other: string) => ['chat', 'find', me, other] as const,
   /** The conversation with a recipient from the URL (found, else started). */
   withUser: (me: string, other: string, adId: string | null) => ['chat', 'with', me, other, adId] as const,
 };
+
+/**
+ * The one way the frontend asks whether two users have a conversation (GET /api/conversations/find/…): one query key,
+ * so the profile's Message button and the chat page it opens share one answer; 404 is the answer "none yet" (null),
+ * not a failure, and nothing retries it.
+ */
+export const findConversationQuery = (me: string, other: string) =>
+  queryOptions({
+    queryKey: chatKeys.find(me, other),
+    queryFn: ({ signal }) => chatApi.find(me, other, signal),
+    retry: false,
+    staleTime: 60_000,
+  });

@@ -221,6 +221,14 @@ export function unreadBadge(count: number | null | undefined): string | null {
   return count > CHAT_LIMITS.unreadBadgeMax ? `${CHAT_LIMITS.unreadBadgeMax}+` : String(Math.floor(count));
 }
 
+/** How many conversations of the list (as shown) have unread messages: the Inbox badge's number. */
+export const unreadConversations = (list: readonly ConversationDto[], me: string | null) =>
+  visibleConversations(list, me).filter((c) => c.unreadCount > 0).length;
+
+/** What the Inbox link adds to its name for screen readers: '1 unread conversation', '12 unread conversations'. */
+export const unreadConversationsText = (unread: number) =>
+  `${unread} unread conversation${unread === 1 ? '' : 's'}`;
+
 /**
  * A message arrived (socket or our own send): its conversation's last message and update time change and it moves
  * to the top; unread grows for the other member's message in a conversation the user is not looking at. Unknown

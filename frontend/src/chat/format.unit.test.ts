@@ -21,11 +21,14 @@ import {
   tickOf,
   truncatePreview,
   unreadBadge,
+  unreadConversations,
+  unreadConversationsText,
   upsertConversation,
   userIdProblem,
   visibleConversations,
   withIncomingMessage,
   withPending,
+  withUnread,
   type ChatMessage,
 } from './format';
 
@@ -136,6 +139,21 @@ describe('conversation list rules', () => {
     expect(unreadBadge(9)).toBe('9');
     expect(unreadBadge(10)).toBe('9+');
     expect(unreadBadge(250)).toBe('9+');
+  });
+
+  it('the Inbox counts conversations with unread messages, not messages; its words for screen readers', () => {
+    const list = [
+      conv('c1', AMNA, '2026-01-01T10:00:00Z', { unreadCount: 3 }),
+      conv('c2', BILAL, '2026-01-01T11:00:00Z', { unreadCount: 0 }),
+      // The same pair again, older: it collapses into c1 and is not counted twice.
+      conv('c0', AMNA, '2026-01-01T09:00:00Z', { unreadCount: 1 }),
+    ];
+    expect(unreadConversations(list, ME)).toBe(1);
+    expect(unreadConversations(withUnread(list, 'c2', 2), ME)).toBe(2);
+    expect(unreadConversations(withUnread(list, 'c1', 0), ME)).toBe(0);
+    expect(unreadConversations([], ME)).toBe(0);
+    expect(unreadConversationsText(1)).toBe('1 unread conversation');
+    expect(unreadConversationsText(12)).toBe('12 unread conversations');
   });
 
   it('finds the other member and searches by name, message or ad', () => {

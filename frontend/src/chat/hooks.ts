@@ -1,5 +1,11 @@
-import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import { useInfiniteQuery, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'react';
+import {
+  queryOptions,
+  useInfiniteQuery,
+  useQuery,
+  useQueryClient,
+  type QueryClient,
+} from '@tanstack/react-query';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import {
   CHAT_LIMITS,
@@ -10,7 +16,14 @@ import {
 } from '@pawhaven/contracts';
 import { emitWithAck, useRealtime, useSocketEvent } from '../realtime';
 import { ApiError } from '../shared/api';
-import { chatApi, chatKeys, type MessagesData, type SendAck, type SendBody } from './api';
+import {
+  chatApi,
+  chatKeys,
+  findConversationQuery,
+  type MessagesData,
+  type SendAck,
+  type SendBody,
+} from './api';
 import {
   applyReceiptToPages,
   insertIntoPages,
@@ -22,6 +35,7 @@ import {
   upsertConversation,
   withIncomingMessage,
   withUnread,
+  unreadConversations,
   type ChatMessage,
 } from './format';
 
@@ -81,17 +95,21 @@ export async function refreshNewest(qc: QueryClient, conversationId: string) {
 
 // ---------- queries ----------
 
-/** The signed-in user's conversations; refreshed on a timer while the socket is down. */
-export function useConversations(me: string) {
-  const { status } = useRealtime();
-  return useQuery({
+const conversationsQuery = (me: string) =>
+  queryOptions({
     queryKey: chatKeys.conversations(me),
     queryFn: ({ signal }) => chatApi.conversations(me, signal),
     // At most 10 s of 'Loading your messages...': a refusal shows the error state, a lost answer an empty list.
     retry: false,
-    refetchInterval: status === 'realtime' ? false : POLL_CONVERSATIONS_MS,
     staleTime: 30_000,
   });
+
+/**
+ * The signed-in user's conversations (one cache for the chat page and the header's Inbox badge), kept live by
+ * `useConversationListLive`, which is mounted once for the whole app.
+ */
+export function useConversations(me: string) {
+  return useQuery(conversationsQuery(me));
 }
 
 /** GET /api/health; a failure shows 'Cannot connect to chat server' (spec 001 §7). */
@@ -109,13 +127,17 @@ export function useChatHealth() {
  * none. Opened from an adoption ad (`adId`) it is started or re-pointed at that ad.
  */
 export function useConversationWith(me: string, recipientId: string | null, adId: string | null) {
+  const qc = useQueryClient();
   const enabled = Boolean(recipientId) && recipientId !== me;
   return useQuery({
     queryKey: chatKeys.withUser(me, recipientId ?? '', adId),
-    queryFn: async ({ signal }) => {
-      const found = await chatApi.find(me, recipientId!, signal);
+    queryFn: async () => {
+      // The lookup the Message button may have made a moment ago is not asked again.
+      const found = await qc.fetchQuery(findConversationQuery(me, recipientId!));
       if (found && (!adId || found.ad?._id === adId)) return found;
-      return chatApi.start(me, recipientId!, adId);
+      const started = await chatApi.start(me, recipientId!, adId);
+      qc.setQueryData(chatKeys.find(me, recipientId!), started);
+      return started;
     },
     enabled,
     retry: false,
@@ -311,33 +333,50 @@ function commitMessage(qc: QueryClient, me: string, message: MessageDto, convers
   if (!known) void qc.invalidateQueries({ queryKey: chatKeys.conversations(me) });
 }
 
+/** How many conversations have unread messages, from the list `useConversationListLive` keeps (it asks nothing). */
+export function useUnreadConversations(me: string | null) {
+  const { data } = useQuery({
+    ...conversationsQuery(me ?? ''),
+    enabled: false,
+    select: (list) => unreadConversations(list, me),
+  });
+  return me ? (data ?? 0) : 0;
+}
+
 // ---------- pushes and receipts ----------
 
 type OpenFacts = { conversation: ConversationDto | null; visible: boolean };
 
+/** The conversation the chat page shows, and whether its tab is visible: a message there is read, not unread. */
+const openNow: { current: OpenFacts } = { current: { conversation: null, visible: false } };
+
 /**
- * The socket's chat pushes (spec 001 §4): a message updates its conversation's cache and list entry (or adds the
- * entry at the top, or reloads the list for a conversation we do not know), stops the typing indicator and is
- * receipted as delivered when its conversation is not being looked at; receipts move my ticks. On reconnection,
- * what was missed is fetched.
+ * The conversation list, live, for the whole app (mounted once, by the header's Inbox): every page shows the
+ * unread conversations and /chat opens on a current list.
+ * - `getMessage` puts the message into its conversation's entry and moves it to the top; the other member's message
+ *   counts as unread unless its conversation is open in a visible tab; an unknown conversation reloads the list;
+ * - `messagesStatus` of mine ('read' in another tab) clears that conversation's unread count;
+ * - `conversationRemoved` (the other member's account was deleted) drops it;
+ * - while the socket is down (status 'polling' or 'offline') the list is read every 10 s, and once it is back, again.
  */
-export function useChatPushes(me: string, open: OpenFacts, stopTyping: (conversationId: string) => void) {
+export function useConversationListLive(me: string | null) {
   const qc = useQueryClient();
   const { status } = useRealtime();
-  const openRef = useRef(open);
-  openRef.current = open;
+  useQuery({
+    ...conversationsQuery(me ?? ''),
+    enabled: Boolean(me),
+    refetchInterval: status === 'realtime' ? false : POLL_CONVERSATIONS_MS,
+  });
 
   useSocketEvent('getMessage', (raw: SocketEvents['getMessage']) => {
-    const message = normaliseMessage(raw);
-    if (!message) return;
-    const { conversation, visible } = openRef.current;
+    const message = me ? normaliseMessage(raw) : null;
+    if (!me || !message) return;
+    const { conversation, visible } = openNow.current;
     const isOpen = conversation?._id === message.conversationId;
-    const fromOther = message.senderId !== me;
-    patchMessagePages(qc, message.conversationId, (pages) => insertIntoPages(pages, [message]));
     let known = true;
     patchConversations(qc, me, (list) => {
       const r = withIncomingMessage(list, message, me, {
-        seen: !fromOther || (isOpen && visible),
+        seen: message.senderId === me || (isOpen && visible),
         fallback: isOpen ? conversation : null,
       });
       known = r.known;
@@ -345,7 +384,56 @@ export function useChatPushes(me: string, open: OpenFacts, stopTyping: (conversa
     });
     if (!known || !qc.getQueryData(chatKeys.conversations(me)))
       void qc.invalidateQueries({ queryKey: chatKeys.conversations(me) });
-    if (fromOther) {
+  });
+
+  useSocketEvent('messagesStatus', (receipt) => {
+    // My other tab read this conversation.
+    if (me && receipt?.conversationId && receipt.userId === me && receipt.status === 'read')
+      patchConversations(qc, me, (l) => withUnread(l, receipt.conversationId, 0));
+  });
+
+  useSocketEvent('conversationRemoved', (removed) => {
+    if (me && removed?.conversationId)
+      patchConversations(qc, me, (list) => list.filter((c) => c._id !== removed.conversationId));
+  });
+
+  // Back on the socket after a gap: what it did not bring meanwhile.
+  const previous = useRef(status);
+  useEffect(() => {
+    const was = previous.current;
+    previous.current = status;
+    if (me && status === 'realtime' && was !== 'realtime')
+      void qc.invalidateQueries({ queryKey: chatKeys.conversations(me) });
+  }, [status, qc, me]);
+}
+
+/**
+ * The chat page's side of the socket's pushes (spec 001 §4; the list's side is `useConversationListLive`): a message
+ * goes into its conversation's cached pages, stops the typing indicator and is receipted as delivered when its
+ * conversation is not being looked at; receipts move my ticks. On reconnection, what was missed is fetched.
+ */
+export function useChatPushes(me: string, open: OpenFacts, stopTyping: (conversationId: string) => void) {
+  const qc = useQueryClient();
+  const { status } = useRealtime();
+  const openRef = useRef(open);
+  openRef.current = open;
+  useLayoutEffect(() => {
+    openNow.current = open;
+  });
+  useEffect(
+    () => () => {
+      openNow.current = { conversation: null, visible: false };
+    },
+    [],
+  );
+
+  useSocketEvent('getMessage', (raw: SocketEvents['getMessage']) => {
+    const message = normaliseMessage(raw);
+    if (!message) return;
+    const { conversation, visible } = openRef.current;
+    const isOpen = conversation?._id === message.conversationId;
+    patchMessagePages(qc, message.conversationId, (pages) => insertIntoPages(pages, [message]));
+    if (message.senderId !== me) {
       stopTyping(message.conversationId);
       // Looked at now: the read receipt follows from the open window; otherwise it has at least arrived.
       if (!(isOpen && visible))
@@ -356,36 +444,29 @@ export function useChatPushes(me: string, open: OpenFacts, stopTyping: (conversa
   });
 
   useSocketEvent('messagesStatus', (receipt) => {
-    if (!receipt?.conversationId) return;
-    if (receipt.userId === me) {
-      // My other tab read this conversation.
-      if (receipt.status === 'read')
-        patchConversations(qc, me, (l) => withUnread(l, receipt.conversationId, 0));
-      return;
-    }
+    if (!receipt?.conversationId || receipt.userId === me) return;
     patchMessagePages(qc, receipt.conversationId, (pages) => applyReceiptToPages(pages, receipt, me));
   });
 
-  // The other member's account was deleted: the conversation and its messages are gone for me too.
+  // The other member's account was deleted: its messages are gone for me too (the list drops it by itself).
   useSocketEvent('conversationRemoved', (removed) => {
     if (!removed?.conversationId) return;
-    patchConversations(qc, me, (list) => list.filter((c) => c._id !== removed.conversationId));
     qc.removeQueries({ queryKey: chatKeys.messages(removed.conversationId) });
+    qc.removeQueries({ queryKey: ['chat', 'find', me] });
     if (openRef.current.conversation?._id === removed.conversationId)
       void qc.invalidateQueries({ queryKey: ['chat', 'with', me] });
   });
 
-  // Back on the socket after a gap (or polling meanwhile): fetch what was missed.
+  // Back on the socket after a gap (or polling meanwhile): fetch what the open conversation missed.
   const previous = useRef(status);
   useEffect(() => {
     const was = previous.current;
     previous.current = status;
     if (status === 'realtime' && was !== 'realtime') {
-      void qc.invalidateQueries({ queryKey: chatKeys.conversations(me) });
       const id = openRef.current.conversation?._id;
       if (id) void refreshNewest(qc, id);
     }
-  }, [status, qc, me]);
+  }, [status, qc]);
 
   // While the socket is down the open conversation is polled.
   const openId = open.conversation?._id ?? null;

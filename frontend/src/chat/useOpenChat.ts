@@ -2,13 +2,13 @@ import { useCallback, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSession } from '../shared/session';
-import { chatApi, chatKeys } from './api';
+import { findConversationQuery } from './api';
 import { userIdOf } from './format';
 
 /**
  * The Message / Chat buttons of profiles and posts (spec 000 §8, 001 §4): check for an existing conversation, then go
  * to /chat/{userId}; a failed check is only logged and still goes there. Visitors go to /signin; nobody chats with
- * themselves. A conversation found is handed to the chat page so it opens without asking again.
+ * themselves. The answer (a conversation, or none yet) is the chat page's too: it does not ask again.
  */
 export function useOpenChat() {
   const navigate = useNavigate();
@@ -28,8 +28,7 @@ export function useOpenChat() {
       busy.current = true;
       setChecking(true);
       try {
-        const found = await chatApi.find(me, userId);
-        if (found) queryClient.setQueryData(chatKeys.withUser(me, userId, null), found);
+        await queryClient.fetchQuery(findConversationQuery(me, userId));
       } catch (err) {
         console.error('Failed to check for an existing conversation', err);
       } finally {

@@ -12,6 +12,7 @@ import { useSignOut } from '../accounts/useSignOut';
 import { useCurrentUser } from '../shared/session';
 import { UserAvatar } from '../shared/ui/UserAvatar';
 import { Logo } from './Logo';
+import { InboxDot, InboxLabel, InboxLive } from './inbox';
 import { NAV_ITEMS } from './navigation';
 import { visuallyHidden } from '../shared/ui/visually-hidden';
 
@@ -36,7 +37,10 @@ const bellPlaceholder = (
   </IconButton>
 );
 
-/** Top bar: navigation for everybody; sign-in link for visitors; bell and account menu for signed-in users. */
+/**
+ * Top bar: navigation for everybody; sign-in link for visitors; bell, account menu and the Inbox link's unread
+ * conversations for signed-in users.
+ */
 export function Header() {
   const user = useCurrentUser();
   const { pathname } = useLocation();
@@ -72,7 +76,15 @@ export function Header() {
           }}
           sx={{ display: { xs: 'inline-flex', lg: 'none' } }}
         >
-          <MenuIcon />
+          {user ? (
+            <Suspense fallback={<MenuIcon />}>
+              <InboxDot>
+                <MenuIcon />
+              </InboxDot>
+            </Suspense>
+          ) : (
+            <MenuIcon />
+          )}
         </IconButton>
 
         <Logo />
@@ -96,7 +108,13 @@ export function Header() {
                 '&.active': { bgcolor: 'rgba(180, 70, 47, 0.08)' },
               }}
             >
-              {item.label}
+              {user && item.to === '/chat' ? (
+                <Suspense fallback={item.label}>
+                  <InboxLabel label={item.label} />
+                </Suspense>
+              ) : (
+                item.label
+              )}
             </Button>
           ))}
         </Box>
@@ -108,6 +126,9 @@ export function Header() {
             <>
               <Suspense fallback={bellPlaceholder}>
                 <NotificationBell />
+              </Suspense>
+              <Suspense fallback={null}>
+                <InboxLive />
               </Suspense>
               <Button
                 id="account-menu-button"

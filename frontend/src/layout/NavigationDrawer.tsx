@@ -1,3 +1,4 @@
+import { Suspense } from 'react';
 import { Link, NavLink } from 'react-router-dom';
 import Box from '@mui/material/Box';
 import Divider from '@mui/material/Divider';
@@ -11,6 +12,7 @@ import CloseIcon from '@mui/icons-material/Close';
 import LoginIcon from '@mui/icons-material/Login';
 import PersonIcon from '@mui/icons-material/PersonOutline';
 import { Logo } from './Logo';
+import { InboxLabel } from './inbox';
 import { NAV_ITEMS } from './navigation';
 
 /**
@@ -54,7 +56,18 @@ export default function NavigationDrawer({
             selected={isActive(item.to, 'end' in item ? item.end : false)}
             onClick={onClose}
           >
-            <ListItemText primary={item.label} slotProps={{ primary: { fontWeight: 700 } }} />
+            <ListItemText
+              primary={
+                signedIn && item.to === '/chat' ? (
+                  <Suspense fallback={item.label}>
+                    <InboxLabel label={item.label} />
+                  </Suspense>
+                ) : (
+                  item.label
+                )
+              }
+              slotProps={{ primary: { fontWeight: 700 } }}
+            />
           </ListItemButton>
         ))}
       </List>

@@ -1,4 +1,4 @@
-import { Fragment, useLayoutEffect, useRef } from 'react';
+import { Fragment, useLayoutEffect, useMemo, useRef } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -14,15 +14,8 @@ import ScheduleIcon from '@mui/icons-material/Schedule';
 import { CHAT_MESSAGES, type ConversationDto } from '@pawhaven/contracts';
 import { UserAvatar } from '../../shared/ui/UserAvatar';
 import { VetBadge } from '../../shared/ui/VetBadge';
-import {
-  dayKey,
-  dayLabel,
-  messageTime,
-  otherParticipant,
-  tickOf,
-  type ChatMessage,
-  type Tick,
-} from '../format';
+import { dayLabel, messageTime, otherParticipant, tickOf, type ChatMessage, type Tick } from '../format';
+import { groupMessages, groupPosition, type GroupPosition } from '../grouping';
 import { ChatLoading } from './ChatStates';
 import { MessageInput } from './MessageInput';
 
@@ -230,6 +223,7 @@ function MessageList({
   otherName,
 }: ChatWindowProps & { otherName: string }) {
   const ref = useRef<HTMLDivElement>(null);
+  const groups = useMemo(() => groupMessages(messages), [messages]);
   const memory = useRef<{ first?: string; last?: string; fromBottom: number; nearBottom: boolean } | null>(
     null,
   );
@@ -312,24 +306,31 @@ function MessageList({
         component="ol"
         aria-label="Messages"
         data-conversation-id={conversation._id}
-        sx={{ listStyle: 'none', m: 0, p: 0, display: 'flex', flexDirection: 'column', gap: 0.5 }}
+        sx={{ listStyle: 'none', m: 0, p: 0, display: 'flex', flexDirection: 'column' }}
       >
-        {messages.map((m, i) => {
-          const previous = messages[i - 1];
-          const newDay = !previous || dayKey(previous.createdAt) !== dayKey(m.createdAt);
+        {groups.map((group, g) => {
+          const newDay = g === 0 || groups[g - 1]!.day !== group.day;
           return (
-            <Fragment key={keyOf(m)}>
+            <Fragment key={group.key}>
               {newDay && (
                 <Box component="li" aria-hidden sx={{ textAlign: 'center', my: 1 }}>
                   <Typography
                     variant="caption"
                     sx={{ bgcolor: 'rgba(61, 44, 41, 0.07)', borderRadius: 999, px: 1.5, py: 0.25 }}
                   >
-                    {dayLabel(m.createdAt)}
+                    {dayLabel(group.messages[0]!.createdAt)}
                   </Typography>
                 </Box>
               )}
-              <MessageBubble message={m} me={me} />
+              {group.messages.map((m, i) => (
+                <MessageBubble
+                  key={keyOf(m)}
+                  message={m}
+                  me={me}
+                  position={groupPosition(i, group.messages.length)}
+                  spaced={i === 0 && !newDay}
+                />
+              ))}
             </Fragment>
           );
         })}
@@ -349,9 +350,31 @@ function MessageList({
   );
 }
 
-function MessageBubble({ message, me }: { message: ChatMessage; me: string }) {
+/** Rounded corners; the sender's side is tighter inside a group (and at the bottom, where the tail is). */
+const ROUND = '18px';
+const TIGHT = '5px';
+
+/**
+ * One bubble. Inside a group (consecutive messages of one sender within a few minutes) the bubbles sit close, their
+ * corners on the sender's side are tight, and only the last one carries the time; my bubbles keep their own ticks.
+ */
+function MessageBubble({
+  message,
+  me,
+  position,
+  spaced,
+}: {
+  message: ChatMessage;
+  me: string;
+  position: GroupPosition;
+  /** The first bubble of a group after another group: more room above. */
+  spaced: boolean;
+}) {
   const mine = message.senderId === me;
   const tick = tickOf(message, me);
+  const startsGroup = position === 'single' || position === 'first';
+  const endsGroup = position === 'single' || position === 'last';
+  const top = startsGroup ? ROUND : TIGHT;
   return (
     <Box
       component="li"
@@ -361,17 +384,20 @@ function MessageBubble({ message, me }: { message: ChatMessage; me: string }) {
       data-mine={mine ? 'true' : 'false'}
       data-pending={message.pending ? 'true' : undefined}
       data-status={tick ?? undefined}
-      sx={{ display: 'flex', justifyContent: mine ? 'flex-end' : 'flex-start' }}
+      data-group-position={position}
+      sx={{ display: 'flex', justifyContent: mine ? 'flex-end' : 'flex-start', mt: spaced ? 1 : '2px' }}
     >
       <Box
         sx={{
           maxWidth: { xs: '85%', sm: '72%' },
           minWidth: 0,
           px: 1.5,
-          py: 0.75,
-          borderRadius: 2.5,
-          borderBottomRightRadius: mine ? 6 : undefined,
-          borderBottomLeftRadius: mine ? undefined : 6,
+          py: endsGroup ? 0.75 : 0.5,
+          borderRadius: ROUND,
+          borderTopRightRadius: mine ? top : undefined,
+          borderBottomRightRadius: mine ? TIGHT : undefined,
+          borderTopLeftRadius: mine ? undefined : top,
+          borderBottomLeftRadius: mine ? undefined : TIGHT,
           bgcolor: mine ? 'primary.main' : 'background.paper',
           color: mine ? 'primary.contrastText' : 'text.primary',
           border: mine ? 0 : 1,
@@ -389,22 +415,29 @@ function MessageBubble({ message, me }: { message: ChatMessage; me: string }) {
           }}
         >
           {message.text}
+          {!endsGroup && tick && (
+            <Box component="span" sx={{ float: 'right', ml: 1, mt: '5px', lineHeight: 0, opacity: 0.85 }}>
+              <MessageTicks tick={tick} />
+            </Box>
+          )}
         </Typography>
-        <Box
-          sx={{
-            display: 'flex',
-            justifyContent: 'flex-end',
-            alignItems: 'center',
-            gap: 0.5,
-            mt: 0.25,
-            opacity: 0.85,
-          }}
-        >
-          <Typography component="span" variant="caption" sx={{ fontSize: '0.7rem', color: 'inherit' }}>
-            <time dateTime={message.createdAt}>{messageTime(message.createdAt)}</time>
-          </Typography>
-          <MessageTicks tick={tick} />
-        </Box>
+        {endsGroup && (
+          <Box
+            sx={{
+              display: 'flex',
+              justifyContent: 'flex-end',
+              alignItems: 'center',
+              gap: 0.5,
+              mt: 0.25,
+              opacity: 0.85,
+            }}
+          >
+            <Typography component="span" variant="caption" sx={{ fontSize: '0.7rem', color: 'inherit' }}>
+              <time dateTime={message.createdAt}>{messageTime(message.createdAt)}</time>
+            </Typography>
+            <MessageTicks tick={tick} />
+          </Box>
+        )}
       </Box>
     </Box>
   );

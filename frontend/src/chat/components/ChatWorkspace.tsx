@@ -59,9 +59,10 @@ export function ChatWorkspace({ me, recipientId, adId, basePath }: ChatWorkspace
 
   const stateId = (location.state as NavState)?.conversationId ?? null;
   const [selectedId, setSelectedId] = useState<string | null>(stateId);
-  // Small screens start on the conversation pane: the open conversation, or the empty state whose
-  // 'View Conversations' shows the list (spec 001 §2).
-  const [mobilePane, setMobilePane] = useState<'list' | 'chat'>('chat');
+  // Small screens show one pane: the conversation list, unless a conversation is asked for (/chat/{userId}, or one
+  // chosen while a recipient was in the URL). The empty state's 'View Conversations' remains for a conversation that
+  // went away while open.
+  const [mobilePane, setMobilePane] = useState<'list' | 'chat'>(stateId || recipientId ? 'chat' : 'list');
   const [search, setSearch] = useState('');
 
   // A conversation chosen while a recipient was in the URL arrives through the navigation state.

@@ -9,6 +9,7 @@ import { CHAT_MESSAGES, type ConversationDto } from '@pawhaven/contracts';
 import { UserAvatar } from '../../shared/ui/UserAvatar';
 import { listTime, otherParticipant, previewOf, unreadBadge } from '../format';
 import { visuallyHidden } from '../../shared/ui/visually-hidden';
+import { UnreadPill } from './UnreadPill';
 
 /**
  * The conversation list pane (spec 001 §2): 'Messages', the search box 'Search conversations...', and one entry per
@@ -160,27 +161,7 @@ function ConversationItem({
             </Typography>
             {badge && (
               <>
-                <Box
-                  component="span"
-                  aria-hidden
-                  data-testid="unread-badge"
-                  sx={{
-                    flexShrink: 0,
-                    minWidth: 22,
-                    height: 22,
-                    px: 0.75,
-                    borderRadius: 11,
-                    bgcolor: 'primary.main',
-                    color: 'primary.contrastText',
-                    fontSize: 12,
-                    fontWeight: 800,
-                    display: 'inline-flex',
-                    alignItems: 'center',
-                    justifyContent: 'center',
-                  }}
-                >
-                  {badge}
-                </Box>
+                <UnreadPill text={badge} testId="unread-badge" />
                 <Box component="span" sx={visuallyHidden}>
                   {`, ${conversation.unreadCount} unread`}
                 </Box>
