@@ -1034,6 +1034,43 @@ describe('GET /api/adoptions (listing)', () => {
   });
 });
 
+describe('GET /api/adoptions (order: available pets first)', () => {
+  it('lists available ads before adopted ones, newest first within each, across pages', async () => {
+    const city = uniqueName('Sialkot');
+    const [poster, adopter] = await Promise.all([api.registerVerifiedUser(), api.registerVerifiedUser()]);
+    const ids: Record<string, string> = {};
+    // Oldest first: A1 … A6; then A2, A4 and A6 (the newest) find homes.
+    for (const name of ['A1', 'A2', 'A3', 'A4', 'A5', 'A6'])
+      ids[name] = (await createAd(poster, { name, location: city }))._id;
+    let last = '';
+    for (const name of ['A2', 'A4', 'A6']) {
+      const req = await requestAdoption(adopter, ids[name]!);
+      const res = await decide(poster, req.request._id, 'accepted');
+      expect(res.status, res.text).toBe(200);
+      last = res.body.position;
+    }
+    const expected = [
+      ['A5', 'available'],
+      ['A3', 'available'],
+      ['A1', 'available'],
+      ['A6', 'adopted'],
+      ['A4', 'adopted'],
+      ['A2', 'adopted'],
+    ];
+    const all = await read(`/api/adoptions?city=${city}`, undefined, last);
+    expect(all.body.map((a: Json) => [a.name, a.status])).toEqual(expected);
+    const pages = [];
+    for (const page of [1, 2, 3, 4]) {
+      const res = await read(`/api/adoptions?city=${city}&limit=2&page=${page}`, adopter.token, last);
+      expect(res.headers.get('x-total-count')).toBe('6');
+      pages.push(...res.body.map((a: Json) => [a.name, a.status]));
+    }
+    expect(pages).toEqual(expected);
+    const dogs = await read(`/api/adoptions?city=${city}&filter=dog&limit=4`, undefined, last);
+    expect(dogs.body.map((a: Json) => a.name)).toEqual(['A5', 'A3', 'A1', 'A6']);
+  });
+});
+
 // ---------------------------------------------------------------------------------------------- owner reads
 
 describe('GET /api/adoptions/user/{userId} and /api/adoptions/{postId}/requests', () => {
