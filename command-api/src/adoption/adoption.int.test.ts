@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADOPTION_MESSAGES as M, CONSISTENT_AFTER_HEADER } from '@pawhaven/contracts';
 import { recordedEvents } from '@pawhaven/platform/testing';
 import {
+  connectSocket,
   startTestApp,
   uniqueName,
   type ApiResponse,
@@ -1184,5 +1185,51 @@ describe('GET /api/adoptions/history', () => {
     const visitor = await api.get('/api/adoptions/history');
     expect(visitor.status).toBe(401);
     expect(visitor.body.message).toBe('No token provided');
+  });
+});
+
+// ---------------------------------------------------------------------------------------------- live lists
+
+describe('adoptionsChanged: the lists of the people concerned read themselves again', () => {
+  it("reaches exactly the ad's owner and the requester concerned, on their sockets", async () => {
+    const [poster, asker, other, bystander] = await Promise.all([
+      api.registerVerifiedUser(),
+      api.registerVerifiedUser(),
+      api.registerVerifiedUser(),
+      api.registerVerifiedUser(),
+    ]);
+    const sockets = await Promise.all(
+      [poster, asker, other, bystander].map((u) => connectSocket(t.url, u.token)),
+    );
+    const [posterSocket, askerSocket, otherSocket, bystanderSocket] = sockets;
+    const heard = (socket: (typeof sockets)[number]) =>
+      socket.got.filter((g) => g.event === 'adoptionsChanged').length;
+    try {
+      const ad = await createAd(poster, { name: 'Livewire' });
+      await expect.poll(() => heard(posterSocket!)).toBe(1);
+      // `other` has a request on the same ad: a change of someone else's request is not theirs to hear.
+      const theirs = await requestAdoption(other, ad._id);
+      await expect.poll(() => heard(otherSocket!)).toBe(1);
+      await expect.poll(() => heard(posterSocket!)).toBe(2);
+
+      const mine = await requestAdoption(asker, ad._id);
+      await expect.poll(() => heard(askerSocket!)).toBe(1);
+      await expect.poll(() => heard(posterSocket!)).toBe(3);
+      const answered = await decide(poster, mine.request._id, 'rejected');
+      expect(answered.status, answered.text).toBe(200);
+      await expect.poll(() => heard(askerSocket!)).toBe(2);
+      await expect.poll(() => heard(posterSocket!)).toBe(4);
+
+      // A later change that is theirs: pushes go out in commit order, so anything earlier would be here first.
+      const withdrawn = await withdraw(other, theirs.request._id);
+      expect(withdrawn.status, withdrawn.text).toBe(200);
+      await expect.poll(() => heard(otherSocket!)).toBe(2);
+      await expect.poll(() => heard(posterSocket!)).toBe(5);
+      expect(heard(askerSocket!)).toBe(2);
+      expect(heard(bystanderSocket!)).toBe(0);
+      expect(posterSocket!.got.find((g) => g.event === 'adoptionsChanged')!.payload).toEqual({});
+    } finally {
+      for (const s of sockets) s.socket.close();
+    }
   });
 });
