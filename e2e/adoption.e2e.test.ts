@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startE2eApp, uniqueName, type E2eApp } from './support/app';
+import { apiCall, apiToken, horizontalOverflow, openUntil } from './support/community';
 import { launchBrowser, waitForPath, type Browser, type PageGlobals } from './support/browser';
 import { makePng } from './support/png';
 import {
@@ -285,7 +286,218 @@ describe('an adoption from ad to forever home', () => {
     expect(history.ad?.status).toBe('adopted');
   });
 
+  it('keeps the lists live: requests reach the owner, answers reach the requesters, without a reload', async () => {
+    const LIVE = uniqueName('Pepper');
+    const ownerToken = await apiToken(env.url, owner);
+    const created = await createAdByApi(ownerToken, { name: LIVE, petType: 'Cat' });
+
+    // The owner on /my-adoptions and, in a second browser, on the profile's My Adoptions view (the ad with its
+    // requests).
+    const mine = ownerPage;
+    await openUntil(mine, `${env.url}/my-adoptions`, () => mine.getByRole('listitem', { name: LIVE }));
+    const profileTab = await browserFor(owner);
+    await profileTab.goto(`${env.url}/profile?view=myadoptions`);
+    const ownerViews = [mine, profileTab];
+    for (const page of ownerViews)
+      await page
+        .getByRole('listitem', { name: LIVE })
+        .getByText('No adoption requests yet.')
+        .waitFor()
+        .catch(async (e: unknown) => {
+          throw new Error(
+            `${String(e)} at ${page.url()}: ${(await page.locator('main').innerText()).slice(0, 800)}`,
+          );
+        });
+    // The requesters on their histories.
+    for (const page of [adopterPage, thirdPage]) {
+      await page.goto(`${env.url}/adoptionhistory`);
+      await page.getByRole('heading', { name: 'Adoption History', level: 1 }).waitFor();
+    }
+    await thirdPage.getByText('No Adoption History').waitFor();
+    const pages = [...ownerViews, adopterPage, thirdPage];
+    // A page that reloads loses this mark.
+    for (const page of pages)
+      await page.evaluate(() => ((globalThis as Record<string, unknown>).stayed = true));
+
+    for (const [user, phone] of [
+      [adopter, '+92 300 7654321'],
+      [third, '+92 301 7654321'],
+    ] as const) {
+      const res = await apiCall(
+        env.url,
+        'POST',
+        `/api/adoptions/${created}/request`,
+        await apiToken(env.url, user),
+        {
+          name: user.username,
+          email: user.email,
+          phone,
+          message: 'A quiet home with a sunny window.',
+        },
+      );
+      expect(res.status).toBe(201);
+    }
+    for (const page of ownerViews) {
+      const item = page.getByRole('listitem', { name: LIVE });
+      for (const user of [adopter, third])
+        await item.getByRole('listitem', { name: user.username }).getByText('Pending').waitFor();
+    }
+    for (const page of [adopterPage, thirdPage])
+      await page.getByRole('listitem', { name: LIVE }).getByText('Pending', { exact: true }).waitFor();
+
+    // The owner rejects C and accepts B on /my-adoptions: each requester's history shows it.
+    const item = mine.getByRole('listitem', { name: LIVE });
+    await item
+      .getByRole('listitem', { name: third.username })
+      .getByRole('button', { name: 'Reject', exact: true })
+      .click();
+    await thirdPage.getByRole('listitem', { name: LIVE }).getByText('Rejected', { exact: true }).waitFor();
+    await item
+      .getByRole('listitem', { name: adopter.username })
+      .getByRole('button', { name: 'Accept', exact: true })
+      .click();
+    await mine
+      .getByRole('dialog', { name: `Accept ${adopter.username}'s request?` })
+      .getByRole('button', { name: 'Accept request' })
+      .click();
+    await adopterPage.getByRole('listitem', { name: LIVE }).getByText('Accepted', { exact: true }).waitFor();
+    // The owner's other browser follows too.
+    const other = profileTab.getByRole('listitem', { name: LIVE });
+    await other
+      .getByRole('listitem', { name: adopter.username })
+      .getByText('Accepted', { exact: true })
+      .waitFor();
+    await other.getByText('This pet has found a forever home!').waitFor();
+
+    for (const page of pages)
+      expect(await page.evaluate(() => (globalThis as Record<string, unknown>).stayed)).toBe(true);
+  });
+
+  it('lines up the cards of a row and keeps each card’s buttons on one line at 1280 and 360 px', async () => {
+    // Cards of different lengths next to each other (B's ads, so C sees Request Adoption and Chat on each).
+    const adopterToken = await apiToken(env.url, adopter);
+    await createAdByApi(adopterToken, {
+      name: uniqueName('Tall'),
+      description: DESCRIPTION + ' ' + DESCRIPTION,
+      breed: 'A very long breed name for a mixed rescue',
+      vaccinated: 'true',
+      spayedNeutered: 'true',
+      goodWithChildren: 'true',
+      goodWithDogs: 'true',
+      goodWithCats: 'true',
+    });
+    await createAdByApi(adopterToken, { name: uniqueName('Mid'), description: 'Calm and sweet.' });
+    await createAdByApi(adopterToken, { name: uniqueName('Short'), description: 'Sleepy.' });
+
+    const page = thirdPage;
+    await mkdir(SCREENSHOTS, { recursive: true });
+    for (const width of [1280, 360]) {
+      await page.setViewportSize({ width, height: 900 });
+      await openUntil(page, `${env.url}/adoption`, () => page.getByRole('article', { name: /^Short/ }));
+      await page.getByRole('article').first().waitFor();
+      const cards = await measureCards(page);
+      expect(cards.length, `cards at ${width} px`).toBeGreaterThanOrEqual(4);
+      // One line of buttons on every card: every button's middle at the same height.
+      for (const card of cards)
+        expect(
+          Math.max(...card.buttonMiddles) - Math.min(...card.buttonMiddles),
+          `${card.name} at ${width} px: ${card.buttonMiddles.join(', ')}`,
+        ).toBeLessThan(4);
+      // Cards of one row: the same height, their footers (poster line and buttons) at the same height.
+      const rows = new Map<number, typeof cards>();
+      for (const card of cards)
+        rows.set(Math.round(card.top), [...(rows.get(Math.round(card.top)) ?? []), card]);
+      if (width === 1280) expect(Math.max(...[...rows.values()].map((r) => r.length))).toBe(3);
+      for (const row of rows.values()) {
+        const spread = (pick: (c: (typeof cards)[number]) => number) =>
+          Math.max(...row.map(pick)) - Math.min(...row.map(pick));
+        const names = row.map((c) => c.name).join(', ');
+        expect(
+          spread((c) => c.bottom),
+          `card bottoms of ${names}`,
+        ).toBeLessThan(1);
+        expect(
+          spread((c) => c.posterTop),
+          `poster lines of ${names}`,
+        ).toBeLessThan(1);
+        expect(
+          spread((c) => c.buttonMiddles[0]!),
+          `buttons of ${names}`,
+        ).toBeLessThan(1);
+      }
+      expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+      await page.screenshot({
+        path: path.join(SCREENSHOTS, `adoption-listing-${width}.png`),
+        fullPage: true,
+      });
+    }
+    await page.close();
+  });
+
   it('raised no uncaught errors in any page', () => {
     expect(browsers.flatMap((b) => b.pageErrors)).toEqual([]);
   });
 });
+
+/** Publishes an ad through the API (multipart, with a PNG) and answers its id. */
+async function createAdByApi(token: string, fields: Record<string, string>): Promise<string> {
+  const form = new FormData();
+  const all = {
+    age: '1',
+    location: 'Lahore',
+    petType: 'Dog',
+    description: 'Playful and kind.',
+    ...fields,
+  };
+  for (const [key, value] of Object.entries(all)) form.set(key, value);
+  form.set('image', new Blob([new Uint8Array(makePng(120, 90))], { type: 'image/png' }), 'pet.png');
+  const res = await fetch(`${env.url}/api/adoptions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+    body: form,
+  });
+  expect(res.status, await res.clone().text()).toBe(201);
+  return ((await res.json()) as { _id: string })._id;
+}
+
+type CardBox = { name: string; top: number; bottom: number; posterTop: number; buttonMiddles: number[] };
+
+/**
+ * Where each listing card, its 'Posted by' line and its buttons are: the buttons are the children of the row
+ * holding View Details.
+ */
+function measureCards(page: Page): Promise<CardBox[]> {
+  return page.evaluate(() => {
+    type Box = { top: number; bottom: number; height: number };
+    type El = {
+      children: ArrayLike<El>;
+      parentElement: El | null;
+      textContent: string | null;
+      getAttribute(name: string): string | null;
+      getBoundingClientRect(): Box;
+      querySelectorAll(selector: string): ArrayLike<El>;
+    };
+    const { document } = globalThis as unknown as {
+      document: { querySelectorAll(s: string): ArrayLike<El> };
+    };
+    return Array.from(document.querySelectorAll('main article')).map((card) => {
+      const all = Array.from(card.querySelectorAll('button, a, span'));
+      const label = (el: El) => el.getAttribute('aria-label') ?? el.textContent?.trim() ?? '';
+      const details = all.find((el) => label(el) === 'View Details' && el.parentElement);
+      const poster = all.find((el) => (el.textContent ?? '').trim().startsWith('Posted by'));
+      const rect = card.getBoundingClientRect();
+      const buttons = details
+        ? Array.from(details.parentElement!.children)
+            .map((el) => el.getBoundingClientRect())
+            .filter((r) => r.height > 0)
+        : [];
+      return {
+        name: card.querySelectorAll('h3')[0]?.textContent ?? '',
+        top: rect.top,
+        bottom: rect.bottom,
+        posterTop: poster?.getBoundingClientRect().top ?? NaN,
+        buttonMiddles: buttons.map((r) => (r.top + r.bottom) / 2),
+      };
+    });
+  });
+}

@@ -221,7 +221,7 @@ describe('community posts, likes and threaded comments', () => {
     bCommentId = ((await res.json()) as { _id: string })._id;
     await commentBlock(card, B_COMMENT).waitFor();
     expect(await box.inputValue()).toBe('');
-    await card.getByRole('img', { name: '1 comment' }).waitFor();
+    await card.getByRole('link', { name: '1 comment' }).waitFor();
   });
 
   it("A replies to B's comment; B replies to A's reply, nested under it", async () => {
@@ -264,7 +264,7 @@ describe('community posts, likes and threaded comments', () => {
       .getByRole('list', { name: `Replies to ${author.username}` })
       .getByText(B_REPLY)
       .waitFor();
-    await bCard.getByRole('img', { name: '3 comments' }).waitFor();
+    await bCard.getByRole('link', { name: '3 comments' }).waitFor();
   });
 
   it("shows two threads on a card: 'View N More Comments' and 'Show Less'", async () => {
@@ -314,6 +314,100 @@ describe('community posts, likes and threaded comments', () => {
     await page.getByText('Failed to load post. Please try again later.').waitFor({ timeout: 15_000 });
     await page.getByRole('link', { name: 'Back to Posts' }).waitFor();
     await page.unroute('**/api/posts/*', broken);
+  });
+
+  it("B opens the post from its card's picture, caption and date, and at its comments from the count", async () => {
+    const page = bPage;
+    const postUrl = `/posts/${postId}`;
+    const card = () => postCard(page, author.username, CAPTION);
+    const fromFeed = async (open: () => Promise<void>) => {
+      await openUntil(page, `${env.url}/posts`, card);
+      await open();
+      await waitForPath(page, postUrl);
+      await page.getByRole('heading', { name: CAPTION, level: 1 }).waitFor();
+    };
+    // Real links (open in a new tab, keyboard), each to the post's page.
+    await openUntil(page, `${env.url}/posts`, card);
+    expect(await card().getByRole('link', { name: CAPTION }).getAttribute('href')).toBe(postUrl);
+    const today = new Date().toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
+    expect(await card().getByRole('link', { name: today }).getAttribute('href')).toBe(postUrl);
+    const picture = card().getByRole('img', { name: `Photo shared by ${author.username}` });
+    expect(await picture.evaluate((img) => img.closest('a')?.getAttribute('href'))).toBe(postUrl);
+    await fromFeed(() => card().getByRole('link', { name: CAPTION }).click());
+    await fromFeed(() =>
+      card()
+        .getByRole('img', { name: `Photo shared by ${author.username}` })
+        .click(),
+    );
+    await fromFeed(() => card().getByRole('link', { name: today }).click());
+
+    // Liking on the card stays on the feed.
+    await openUntil(page, `${env.url}/posts`, card);
+    const like = card().getByTestId('like-button');
+    const pressed = await like.getAttribute('aria-pressed');
+    await like.click();
+    await expect.poll(() => like.getAttribute('aria-pressed')).not.toBe(pressed);
+    await like.click();
+    await expect.poll(() => like.getAttribute('aria-pressed')).toBe(pressed);
+    expect(pathnameOf(page)).toBe('/posts');
+
+    // The comment count opens the page at its comments, scrolled there.
+    const count = card().getByRole('link', { name: /^\d+ comments?$/ });
+    expect(await count.getAttribute('href')).toBe(`${postUrl}#comments`);
+    await count.click();
+    await waitForPath(page, postUrl);
+    expect(new URL(page.url()).hash).toBe('#comments');
+    const comments = page.locator('#comments');
+    await comments.getByRole('region', { name: 'Comments' }).waitFor();
+    await expect
+      .poll(() =>
+        comments.evaluate((el) => {
+          const top = el.getBoundingClientRect().top;
+          const { innerHeight, scrollY } = globalThis as unknown as { innerHeight: number; scrollY: number };
+          return scrollY > 0 && top >= 0 && top < innerHeight / 2;
+        }),
+      )
+      .toBe(true);
+  });
+
+  it("Share copies the post's address (no share sheet here), on the card and on the post page", async () => {
+    const page = bPage;
+    const context = page.context();
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.url });
+    // A browser without the Web Share API (as desktop Chromium on Linux): the link goes to the clipboard.
+    await context.addInitScript(() => {
+      delete (globalThis as unknown as { Navigator: { prototype: { share?: unknown } } }).Navigator.prototype
+        .share;
+    });
+    const clipboard = () =>
+      page.evaluate(() =>
+        (
+          globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }
+        ).navigator.clipboard.readText(),
+      );
+    const expected = `${env.url}/posts/${postId}`;
+
+    await openUntil(page, `${env.url}/posts`, () => postCard(page, author.username, CAPTION));
+    await page.evaluate(() =>
+      (
+        globalThis as unknown as { navigator: { clipboard: { writeText(t: string): Promise<void> } } }
+      ).navigator.clipboard.writeText(''),
+    );
+    await postCard(page, author.username, CAPTION).getByRole('button', { name: 'Share post' }).click();
+    await page.getByRole('alert').or(page.getByRole('status')).filter({ hasText: 'Link copied' }).waitFor();
+    expect(await clipboard()).toBe(expected);
+    expect(pathnameOf(page)).toBe('/posts');
+
+    await page.goto(`${env.url}/posts/${postId}`);
+    await page.getByRole('heading', { name: CAPTION, level: 1 }).waitFor();
+    await page.evaluate(() =>
+      (
+        globalThis as unknown as { navigator: { clipboard: { writeText(t: string): Promise<void> } } }
+      ).navigator.clipboard.writeText(''),
+    );
+    await page.getByRole('button', { name: 'Share post' }).click();
+    await page.getByRole('alert').or(page.getByRole('status')).filter({ hasText: 'Link copied' }).waitFor();
+    expect(await clipboard()).toBe(expected);
   });
 
   it("B opens A's public profile from the post", async () => {

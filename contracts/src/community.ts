@@ -16,6 +16,8 @@ export const COMMUNITY_LIMITS = {
 
 /** Every user-visible text of the community pages and the server's refusals (spec 000 §5, §10; 001 §4, §9). */
 export const COMMUNITY_MESSAGES = {
+  linkCopied: 'Link copied',
+  linkCopyFailed: 'Could not copy the link',
   captionRequired: 'Caption is required',
   captionTooLong: `Caption must be at most ${COMMUNITY_LIMITS.captionMaxLength} characters`,
   imageRequired: 'Please select an image',

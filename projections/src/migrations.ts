@@ -258,6 +258,17 @@ export const readModelMigrations: Migration[] = [
       );
     },
   },
+  {
+    // The public listing shows available pets first, then the rest (adopted), newest first within each: an index in
+    // that order lets a page stop after its rows instead of sorting every live ad.
+    name: '0190_adoption_listing_available_first',
+    async up(knex) {
+      await knex.raw(`
+        CREATE INDEX adoption_ads_listing_available_first
+          ON adoption_ads ((status <> 'available'), created_at DESC, id DESC) WHERE deleted_at IS NULL;
+      `);
+    },
+  },
 ];
 
 /** Every schema change of the product: the platform's tables first, then the read models. */

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADOPTION_MESSAGES as M, CONSISTENT_AFTER_HEADER } from '@pawhaven/contracts';
 import { recordedEvents } from '@pawhaven/platform/testing';
 import {
+  connectSocket,
   startTestApp,
   uniqueName,
   type ApiResponse,
@@ -1034,6 +1035,43 @@ describe('GET /api/adoptions (listing)', () => {
   });
 });
 
+describe('GET /api/adoptions (order: available pets first)', () => {
+  it('lists available ads before adopted ones, newest first within each, across pages', async () => {
+    const city = uniqueName('Sialkot');
+    const [poster, adopter] = await Promise.all([api.registerVerifiedUser(), api.registerVerifiedUser()]);
+    const ids: Record<string, string> = {};
+    // Oldest first: A1 … A6; then A2, A4 and A6 (the newest) find homes.
+    for (const name of ['A1', 'A2', 'A3', 'A4', 'A5', 'A6'])
+      ids[name] = (await createAd(poster, { name, location: city }))._id;
+    let last = '';
+    for (const name of ['A2', 'A4', 'A6']) {
+      const req = await requestAdoption(adopter, ids[name]!);
+      const res = await decide(poster, req.request._id, 'accepted');
+      expect(res.status, res.text).toBe(200);
+      last = res.body.position;
+    }
+    const expected = [
+      ['A5', 'available'],
+      ['A3', 'available'],
+      ['A1', 'available'],
+      ['A6', 'adopted'],
+      ['A4', 'adopted'],
+      ['A2', 'adopted'],
+    ];
+    const all = await read(`/api/adoptions?city=${city}`, undefined, last);
+    expect(all.body.map((a: Json) => [a.name, a.status])).toEqual(expected);
+    const pages = [];
+    for (const page of [1, 2, 3, 4]) {
+      const res = await read(`/api/adoptions?city=${city}&limit=2&page=${page}`, adopter.token, last);
+      expect(res.headers.get('x-total-count')).toBe('6');
+      pages.push(...res.body.map((a: Json) => [a.name, a.status]));
+    }
+    expect(pages).toEqual(expected);
+    const dogs = await read(`/api/adoptions?city=${city}&filter=dog&limit=4`, undefined, last);
+    expect(dogs.body.map((a: Json) => a.name)).toEqual(['A5', 'A3', 'A1', 'A6']);
+  });
+});
+
 // ---------------------------------------------------------------------------------------------- owner reads
 
 describe('GET /api/adoptions/user/{userId} and /api/adoptions/{postId}/requests', () => {
@@ -1147,5 +1185,51 @@ describe('GET /api/adoptions/history', () => {
     const visitor = await api.get('/api/adoptions/history');
     expect(visitor.status).toBe(401);
     expect(visitor.body.message).toBe('No token provided');
+  });
+});
+
+// ---------------------------------------------------------------------------------------------- live lists
+
+describe('adoptionsChanged: the lists of the people concerned read themselves again', () => {
+  it("reaches exactly the ad's owner and the requester concerned, on their sockets", async () => {
+    const [poster, asker, other, bystander] = await Promise.all([
+      api.registerVerifiedUser(),
+      api.registerVerifiedUser(),
+      api.registerVerifiedUser(),
+      api.registerVerifiedUser(),
+    ]);
+    const sockets = await Promise.all(
+      [poster, asker, other, bystander].map((u) => connectSocket(t.url, u.token)),
+    );
+    const [posterSocket, askerSocket, otherSocket, bystanderSocket] = sockets;
+    const heard = (socket: (typeof sockets)[number]) =>
+      socket.got.filter((g) => g.event === 'adoptionsChanged').length;
+    try {
+      const ad = await createAd(poster, { name: 'Livewire' });
+      await expect.poll(() => heard(posterSocket!)).toBe(1);
+      // `other` has a request on the same ad: a change of someone else's request is not theirs to hear.
+      const theirs = await requestAdoption(other, ad._id);
+      await expect.poll(() => heard(otherSocket!)).toBe(1);
+      await expect.poll(() => heard(posterSocket!)).toBe(2);
+
+      const mine = await requestAdoption(asker, ad._id);
+      await expect.poll(() => heard(askerSocket!)).toBe(1);
+      await expect.poll(() => heard(posterSocket!)).toBe(3);
+      const answered = await decide(poster, mine.request._id, 'rejected');
+      expect(answered.status, answered.text).toBe(200);
+      await expect.poll(() => heard(askerSocket!)).toBe(2);
+      await expect.poll(() => heard(posterSocket!)).toBe(4);
+
+      // A later change that is theirs: pushes go out in commit order, so anything earlier would be here first.
+      const withdrawn = await withdraw(other, theirs.request._id);
+      expect(withdrawn.status, withdrawn.text).toBe(200);
+      await expect.poll(() => heard(otherSocket!)).toBe(2);
+      await expect.poll(() => heard(posterSocket!)).toBe(5);
+      expect(heard(askerSocket!)).toBe(2);
+      expect(heard(bystanderSocket!)).toBe(0);
+      expect(posterSocket!.got.find((g) => g.event === 'adoptionsChanged')!.payload).toEqual({});
+    } finally {
+      for (const s of sockets) s.socket.close();
+    }
   });
 });

@@ -7,6 +7,7 @@ import type {
 import { ADOPTION_LIMITS, type PET_FILTERS } from '@pawhaven/contracts';
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import { api } from '../shared/api';
+import { ADOPTION_QUERY_ROOTS } from './live';
 
 /** Calls of the adoption context (spec 000 §7). Every command answer carries `position` (read-your-writes). */
 const ROOT = '/api/adoptions';
@@ -69,7 +70,7 @@ export const LIST_PAGE_SIZE = ADOPTION_LIMITS.pageSizeDefault;
 export const LIST_STALE_MS = 5 * 60_000;
 
 export const adoptionKeys = {
-  all: ['adoptions'] as const,
+  all: ADOPTION_QUERY_ROOTS[0],
   lists: () => ['adoptions', 'list'] as const,
   list: (params: ListParams, viewerId: string | null) => ['adoptions', 'list', viewerId, params] as const,
   mine: (userId: string) => ['adoptions', 'mine', userId] as const,
@@ -81,8 +82,7 @@ export const adoptionKeys = {
  * (read again with `X-Consistent-After`, so the answer includes the write).
  */
 export function invalidateAdoptions(queryClient: QueryClient) {
-  void queryClient.invalidateQueries({ queryKey: adoptionKeys.all });
-  void queryClient.invalidateQueries({ queryKey: ['user-adoptions'] });
+  for (const queryKey of ADOPTION_QUERY_ROOTS) void queryClient.invalidateQueries({ queryKey });
 }
 
 type ListData = InfiniteData<{ items: AdoptionAdDto[]; total: number | null }, number>;

@@ -22,7 +22,7 @@ import { PetImage } from '../shared/ui/PetImage';
 import { communityApi, communityKeys } from './api';
 import { CommentSection } from './components/CommentSection';
 import { PostStats } from './components/PostStats';
-import { failureText, longDate, userIdOf } from './format';
+import { failureText, longDate, postPath, userIdOf } from './format';
 import { useDeletePost, useEditCaption } from './hooks';
 
 /**
@@ -174,12 +174,7 @@ function MyPostItem({ post, me }: { post: PostDto; me: string | null }) {
                 >
                   Delete Post
                 </Button>
-                <Button
-                  size="small"
-                  component={RouterLink}
-                  to={`/posts/${post._id}`}
-                  startIcon={<OpenIcon />}
-                >
+                <Button size="small" component={RouterLink} to={postPath(post._id)} startIcon={<OpenIcon />}>
                   View Post
                 </Button>
               </Stack>
@@ -193,7 +188,7 @@ function MyPostItem({ post, me }: { post: PostDto; me: string | null }) {
         </Typography>
         <CommentSection post={post} mode="readonly" />
         {post.comments.filter((c) => !c.deleted).length < post.commentCount && (
-          <Button size="small" component={RouterLink} to={`/posts/${post._id}`} sx={{ mt: 1, px: 1 }}>
+          <Button size="small" component={RouterLink} to={postPath(post._id)} sx={{ mt: 1, px: 1 }}>
             See all comments
           </Button>
         )}

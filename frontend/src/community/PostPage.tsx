@@ -1,4 +1,5 @@
-import { Link as RouterLink, useParams } from 'react-router-dom';
+import { useEffect } from 'react';
+import { Link as RouterLink, useLocation, useParams } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -26,6 +27,13 @@ export default function PostPage() {
     queryFn: ({ signal }) => communityApi.post(id, signal),
     retry: (count, err) => !(err instanceof ApiError && err.status < 500 && err.kind === 'http') && count < 1,
   });
+
+  // Opened at its comments (`#comments`, the feed's comment count): there once the post is shown.
+  const { hash } = useLocation();
+  const shown = Boolean(post.data);
+  useEffect(() => {
+    if (shown && hash === '#comments') document.getElementById('comments')?.scrollIntoView();
+  }, [shown, hash]);
 
   const back = (
     <Button component={RouterLink} to="/posts" startIcon={<ArrowBackIcon />} color="inherit" sx={{ mb: 2 }}>

@@ -125,6 +125,10 @@ export function failureText(err: unknown, fallback: string) {
   return fallback;
 }
 
+/** A post's own page; `#comments` opens it at its comments. */
+export const postPath = (postId: string, at?: 'comments') =>
+  `/posts/${encodeURIComponent(postId)}${at ? `#${at}` : ''}`;
+
 export const isNotFound = (err: unknown) => err instanceof ApiError && err.status === 404;
 
 /** Comments made optimistically carry this id prefix until the server's answer replaces them. */

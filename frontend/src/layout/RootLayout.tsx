@@ -1,6 +1,7 @@
 import { Suspense, useLayoutEffect, useRef } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import Box from '@mui/material/Box';
+import { useAdoptionsLive } from '../adoption/live';
 import { RealtimeProvider } from '../realtime';
 import { releasePrerender } from '../shared/prerender';
 import { PageLoader } from '../shared/ui/PageLoader';
@@ -13,6 +14,12 @@ import { isChatPath } from './navigation';
  * Header, the page, and the footer (hidden on /chat and /chat/*) around every community page. The real-time channel
  * (one socket for the signed-in user) wraps them all: the header's bell and the chat pages share it.
  */
+/** Lists other people change, kept current for the signed-in user (inside the real-time channel). */
+function LiveLists() {
+  useAdoptionsLive();
+  return null;
+}
+
 export function RootLayout() {
   const { pathname } = useLocation();
   // The prerendered screen (index.html) belongs to the first address: another one (a redirect, a link) drops it.
@@ -22,6 +29,7 @@ export function RootLayout() {
   }, [pathname]);
   return (
     <RealtimeProvider>
+      <LiveLists />
       <Box sx={{ display: 'flex', flexDirection: 'column', minHeight: '100dvh' }}>
         <Box
           component="a"

@@ -8,8 +8,14 @@ import type { RealtimeStatus } from './status';
  * loaded for signed-in users only: this module is in every page's first download and holds no contracts values.
  */
 
-/** What the server pushes on the user's socket: the chat events and the notifications. */
-export type RealtimeEvents = SocketEvents & { notification: NotificationDto };
+/**
+ * What the server pushes on the user's socket: the chat events, the notifications, and `adoptionsChanged` (the
+ * user's adoption lists changed: read them again).
+ */
+export type RealtimeEvents = SocketEvents & {
+  notification: NotificationDto;
+  adoptionsChanged: Record<string, never>;
+};
 
 export type RealtimeState = {
   socket: Socket | null;

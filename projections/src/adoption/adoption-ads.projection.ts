@@ -6,7 +6,7 @@ import {
   type PetDetails,
   type UserEvent,
 } from '@pawhaven/contracts';
-import { defineProjection, type FoldedRow } from '@pawhaven/platform';
+import { defineProjection, NO_NOTICES, type FoldedRow, type Notices } from '@pawhaven/platform';
 import { addTo, removeFrom } from '../fold-index';
 
 const DETAIL_COLUMNS: Record<keyof PetDetails, string> = {
@@ -39,21 +39,148 @@ const setRequest = (
 ) => tx('adoption_requests').where({ id: requestId }).update({ status, responded_at: at, reason });
 
 /**
- * A deleted user's ads (with every request on them) and the requests they sent leave the read model; the ads they
- * had requested count one request fewer each (`request_count` is the number of request rows).
+ * Tells the realtime gateway whose adoption lists changed (`adoptions-changed`, pushed as `adoptionsChanged`: "read
+ * your adoption lists again", no data). Only people who see the change hear of it: an ad's owner (their ads with
+ * the requests on them) and the requesters concerned (their history shows their request and the ad's pet).
  */
-async function forgetUser(tx: Knex.Transaction, userId: string) {
-  await tx.raw(
+function adoptionsChanged(notices: Notices, userIds: Iterable<string | null | undefined>) {
+  for (const userId of new Set(userIds)) if (userId) notices.push({ kind: 'adoptions-changed', userId });
+}
+
+/**
+ * The people who see a change of ad `adId`: its owner and the requesters of its requests (with `requestId`, of
+ * that one only). Replays hand no notices, and are not slowed by the look-up.
+ */
+async function concerned(tx: Knex.Transaction, notices: Notices, adId: string, requestId?: string) {
+  if (notices === NO_NOTICES) return;
+  const { rows } = await tx.raw<{ rows: { user_id: string }[] }>(
+    `SELECT owner_id AS user_id FROM adoption_ads WHERE id = ?
+     UNION SELECT requester_id FROM adoption_requests WHERE ad_id = ? AND (?::text IS NULL OR id = ?)`,
+    [adId, adId, requestId ?? null, requestId ?? null],
+  );
+  adoptionsChanged(
+    notices,
+    rows.map((r) => r.user_id),
+  );
+}
+
+/**
+ * A deleted user's ads (with every request on them) and the requests they sent leave the read model; the ads they
+ * had requested count one request fewer each (`request_count` is the number of request rows). The requesters of
+ * their ads and the owners of the ads they requested are told.
+ */
+async function forgetUser(tx: Knex.Transaction, notices: Notices, userId: string) {
+  const requesters = await tx.raw<{ rows: { user_id: string }[] }>(
     `WITH ads AS (DELETE FROM adoption_ads WHERE owner_id = ? RETURNING id)
-     DELETE FROM adoption_requests WHERE ad_id IN (SELECT id FROM ads)`,
+     DELETE FROM adoption_requests WHERE ad_id IN (SELECT id FROM ads) RETURNING requester_id AS user_id`,
     [userId],
   );
-  await tx.raw(
+  const owners = await tx.raw<{ rows: { user_id: string }[] }>(
     `WITH r AS (DELETE FROM adoption_requests WHERE requester_id = ? RETURNING ad_id),
      n AS (SELECT ad_id, count(*)::int AS n FROM r GROUP BY ad_id)
-     UPDATE adoption_ads a SET request_count = a.request_count - n.n FROM n WHERE a.id = n.ad_id`,
+     UPDATE adoption_ads a SET request_count = a.request_count - n.n FROM n WHERE a.id = n.ad_id
+     RETURNING a.owner_id AS user_id`,
     [userId],
   );
+  adoptionsChanged(
+    notices,
+    [...requesters.rows, ...owners.rows].map((r) => r.user_id),
+  );
+}
+
+/** One adoption event on ad `adId`: the rows it changes, and who is told (`concerned`). */
+async function applyToAd(tx: Knex.Transaction, event: AdoptionEvent, adId: string, notices: Notices) {
+  const ad = () => tx('adoption_ads').where({ id: adId });
+  switch (event.type) {
+    case 'AdoptionAdPublished':
+      await tx('adoption_ads')
+        .insert({
+          id: adId,
+          owner_id: event.data.ownerId,
+          ...detailColumns(event.data.details),
+          status: 'available',
+          created_at: event.data.publishedAt,
+          updated_at: event.data.publishedAt,
+        })
+        .onConflict('id')
+        .ignore();
+      adoptionsChanged(notices, [event.data.ownerId]);
+      return;
+    case 'AdoptionAdUpdated':
+      await ad().update({ ...detailColumns(event.data.changes), updated_at: event.data.updatedAt });
+      await concerned(tx, notices, adId);
+      return;
+    case 'AdoptionAdDeleted':
+      await ad().update({
+        status: 'deleted',
+        deleted_at: event.data.deletedAt,
+        updated_at: event.data.deletedAt,
+      });
+      await concerned(tx, notices, adId);
+      return;
+    case 'AdoptionRequested': {
+      const d = event.data;
+      // Only on an ad the model has: one whose owner was deleted is gone, and so is anything sent to it.
+      if (!(await ad().first('id'))) return;
+      const inserted = await tx('adoption_requests')
+        .insert({
+          id: d.requestId,
+          ad_id: adId,
+          requester_id: d.requesterId,
+          name: d.name,
+          email: d.email,
+          phone: d.phone,
+          message: d.message,
+          pet_history_image: d.petHistoryImage,
+          status: 'pending',
+          requested_at: d.requestedAt,
+        })
+        .onConflict('id')
+        .ignore()
+        .returning('id');
+      if (inserted.length > 0) await ad().increment('request_count', 1);
+      await concerned(tx, notices, adId, d.requestId);
+      return;
+    }
+    case 'AdoptionRequestDeleted': {
+      const removed = await tx('adoption_requests')
+        .where({ id: event.data.requestId })
+        .delete()
+        .returning(['ad_id', 'requester_id']);
+      if (removed.length > 0) await ad().decrement('request_count', 1);
+      // The row is gone: this finds the owner only; the requester comes from the deleted row.
+      await concerned(tx, notices, adId, event.data.requestId);
+      adoptionsChanged(
+        notices,
+        removed.map((r: { requester_id: string }) => r.requester_id),
+      );
+      return;
+    }
+    case 'AdoptionRequestAccepted':
+      await setRequest(tx, event.data.requestId, 'accepted', event.data.acceptedAt);
+      await concerned(tx, notices, adId, event.data.requestId);
+      return;
+    case 'PetAdopted':
+      await ad().update({ status: 'adopted', updated_at: event.data.adoptedAt });
+      await concerned(tx, notices, adId, event.data.requestId);
+      return;
+    case 'AdoptionRequestRejected':
+      await setRequest(tx, event.data.requestId, 'rejected', event.data.rejectedAt, event.data.reason);
+      await concerned(tx, notices, adId, event.data.requestId);
+      return;
+    case 'AdoptionRequestWithdrawn':
+      await setRequest(tx, event.data.requestId, 'withdrawn', event.data.withdrawnAt);
+      await concerned(tx, notices, adId, event.data.requestId);
+      return;
+    case 'AdoptionRequestClosed':
+      await setRequest(tx, event.data.requestId, 'closed', event.data.closedAt, event.data.reason);
+      await concerned(tx, notices, adId, event.data.requestId);
+      return;
+    default: {
+      const _exhaustive: never = event;
+      return;
+    }
+  }
 }
 
 type Handled = AdoptionEvent | Extract<UserEvent, { type: 'UserDeleted' }>;
@@ -104,90 +231,15 @@ export const adoptionAdsProjection = defineProjection({
   name: 'adoption-ads',
   tables: ['adoption_ads', 'adoption_requests'],
   handles: [...ADOPTION_EVENT_TYPES, 'UserDeleted'],
-  async apply(tx, recorded) {
+  async apply(tx, recorded, notices) {
     const event = { type: recorded.type, data: recorded.data } as
       AdoptionEvent | Extract<UserEvent, { type: 'UserDeleted' }>;
     if (event.type === 'UserDeleted') {
-      await forgetUser(tx, event.data.userId);
+      await forgetUser(tx, notices, event.data.userId);
       return;
     }
     const adId = adIdOfStream(recorded.streamId);
-    const ad = () => tx('adoption_ads').where({ id: adId });
-    switch (event.type) {
-      case 'AdoptionAdPublished':
-        await tx('adoption_ads')
-          .insert({
-            id: adId,
-            owner_id: event.data.ownerId,
-            ...detailColumns(event.data.details),
-            status: 'available',
-            created_at: event.data.publishedAt,
-            updated_at: event.data.publishedAt,
-          })
-          .onConflict('id')
-          .ignore();
-        return;
-      case 'AdoptionAdUpdated':
-        await ad().update({ ...detailColumns(event.data.changes), updated_at: event.data.updatedAt });
-        return;
-      case 'AdoptionAdDeleted':
-        await ad().update({
-          status: 'deleted',
-          deleted_at: event.data.deletedAt,
-          updated_at: event.data.deletedAt,
-        });
-        return;
-      case 'AdoptionRequested': {
-        const d = event.data;
-        // Only on an ad the model has: one whose owner was deleted is gone, and so is anything sent to it.
-        if (!(await ad().first('id'))) return;
-        const inserted = await tx('adoption_requests')
-          .insert({
-            id: d.requestId,
-            ad_id: adId,
-            requester_id: d.requesterId,
-            name: d.name,
-            email: d.email,
-            phone: d.phone,
-            message: d.message,
-            pet_history_image: d.petHistoryImage,
-            status: 'pending',
-            requested_at: d.requestedAt,
-          })
-          .onConflict('id')
-          .ignore()
-          .returning('id');
-        if (inserted.length > 0) await ad().increment('request_count', 1);
-        return;
-      }
-      case 'AdoptionRequestDeleted': {
-        const removed = await tx('adoption_requests')
-          .where({ id: event.data.requestId })
-          .delete()
-          .returning('ad_id');
-        if (removed.length > 0) await ad().decrement('request_count', 1);
-        return;
-      }
-      case 'AdoptionRequestAccepted':
-        await setRequest(tx, event.data.requestId, 'accepted', event.data.acceptedAt);
-        return;
-      case 'PetAdopted':
-        await ad().update({ status: 'adopted', updated_at: event.data.adoptedAt });
-        return;
-      case 'AdoptionRequestRejected':
-        await setRequest(tx, event.data.requestId, 'rejected', event.data.rejectedAt, event.data.reason);
-        return;
-      case 'AdoptionRequestWithdrawn':
-        await setRequest(tx, event.data.requestId, 'withdrawn', event.data.withdrawnAt);
-        return;
-      case 'AdoptionRequestClosed':
-        await setRequest(tx, event.data.requestId, 'closed', event.data.closedAt, event.data.reason);
-        return;
-      default: {
-        const _exhaustive: never = event;
-        return;
-      }
-    }
+    await applyToAd(tx, event, adId, notices);
   },
   fold: () => {
     const ads = new Map<string, AdRow>();

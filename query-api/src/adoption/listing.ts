@@ -42,11 +42,11 @@ export async function listAdoptionAds(
     ]);
   const search = query.q ? prefixQuery(query.q) : null;
   if (search) q.whereRaw(`a.search @@ to_tsquery('simple', ?)`, [search]);
-  // The page walks the (created_at, id) index; the count is a separate, cheaper query run alongside.
+  // Available pets first, then the rest (adopted), newest first within each: the page walks the
+  // adoption_ads_listing_available_first index. The count is a separate, cheaper query run alongside.
   const count = q.clone().clearSelect().count({ n: '*' });
   const page = q
-    .orderBy('a.created_at', 'desc')
-    .orderBy('a.id', 'desc')
+    .orderByRaw(`(a.status <> 'available'), a.created_at DESC, a.id DESC`)
     .limit(query.limit)
     .offset((query.page - 1) * query.limit);
   const [rows, counted] = (await Promise.all([page, count])) as [AdRow[], { n: string }[]];

@@ -221,6 +221,10 @@ export async function attachRealtime(server: HttpServer, deps: RealtimeDeps) {
       case 'notifications-changed':
         io.local.to(userRoom(String(notice.userId))).emit('notificationsChanged', {});
         return;
+      case 'adoptions-changed':
+        // No data: the owner's and the requester's adoption lists read themselves again (they check who may see what).
+        io.local.to(userRoom(String(notice.userId))).emit('adoptionsChanged', {});
+        return;
       case 'conversation-removed':
         io.local
           .to(userRoom(String(notice.userId)))

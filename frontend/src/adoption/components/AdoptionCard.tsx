@@ -6,6 +6,8 @@ import CardActions from '@mui/material/CardActions';
 import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
 import Divider from '@mui/material/Divider';
+import IconButton from '@mui/material/IconButton';
+import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import PlaceIcon from '@mui/icons-material/PlaceOutlined';
 import VisibilityIcon from '@mui/icons-material/VisibilityOutlined';
@@ -115,29 +117,41 @@ export function AdoptionCard({ ad }: { ad: AdoptionAdDto }) {
             </Button>
           )}
           <AdStatusLine ad={ad} isOwner={isOwner} />
-          <Divider sx={{ my: 1.5 }} />
-          <PosterLine ad={ad} />
         </CardContent>
       )}
       {!editing && (
-        <CardActions
-          sx={{ flexWrap: 'wrap', gap: 1, px: 2, pb: 2, '& > :not(style) ~ :not(style)': { ml: 0 } }}
-        >
-          <Button size="small" variant="text" startIcon={<VisibilityIcon />} onClick={() => setDetails(true)}>
-            View Details
-          </Button>
-          {isOwner ? (
-            <>
-              <OwnerAdActions
-                onEdit={() => setEditing(true)}
-                onDelete={() => setConfirmDelete(true)}
-                deleting={remove.isPending}
-              />
-            </>
-          ) : (
-            <VisitorActions ad={ad} />
-          )}
-        </CardActions>
+        // The footer sits at the bottom of the card: cards of one row are as tall as the row, so their footers line
+        // up. Its buttons stay on one line from 360 px up (View Details is an icon with its name for screen readers;
+        // on phones the other buttons drop their icons).
+        <Box data-testid="card-footer" sx={{ mt: 'auto' }}>
+          <Divider sx={{ mx: 2 }} />
+          <Box sx={{ px: 2, pt: 1.5 }}>
+            <PosterLine ad={ad} />
+          </Box>
+          <CardActions data-testid="card-actions" sx={cardActionsSx}>
+            <Tooltip title="View Details">
+              <IconButton
+                aria-label="View Details"
+                size="small"
+                color="primary"
+                onClick={() => setDetails(true)}
+              >
+                <VisibilityIcon fontSize="small" />
+              </IconButton>
+            </Tooltip>
+            {isOwner ? (
+              <>
+                <OwnerAdActions
+                  onEdit={() => setEditing(true)}
+                  onDelete={() => setConfirmDelete(true)}
+                  deleting={remove.isPending}
+                />
+              </>
+            ) : (
+              <VisitorActions ad={ad} />
+            )}
+          </CardActions>
+        </Box>
       )}
       {details && <PetDetailsDialog ad={ad} open={details} onClose={() => setDetails(false)} />}
       <ConfirmDialog
@@ -156,3 +170,15 @@ export function AdoptionCard({ ad }: { ad: AdoptionAdDto }) {
     </Card>
   );
 }
+
+/** One line of buttons: no wrapping, labels never broken, start icons only from 600 px up. */
+const cardActionsSx = {
+  flexWrap: 'nowrap',
+  gap: 1,
+  px: 2,
+  pt: 1.5,
+  pb: 2,
+  '& > :not(style) ~ :not(style)': { ml: 0 },
+  '& .MuiButton-root': { whiteSpace: 'nowrap', flexShrink: 0 },
+  '& .MuiButton-startIcon': { display: { xs: 'none', sm: 'inherit' } },
+} as const;

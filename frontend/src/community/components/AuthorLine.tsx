@@ -18,9 +18,12 @@ export function AuthorLine({
   avatarSize = 44,
   badgeLabel = 'Veterinarian',
   nameVariant = 'subtitle1',
+  dateHref,
 }: {
   item: { userId: AuthorDto | null };
   date: string | null;
+  /** Where the date leads (a post's card: the post's page). */
+  dateHref?: string;
   avatarSize?: number;
   badgeLabel?: string;
   nameVariant?: 'subtitle1' | 'subtitle2' | 'body2';
@@ -65,7 +68,13 @@ export function AuthorLine({
         </Stack>
         {date && (
           <Typography variant="caption" color="text.secondary" component="div">
-            {date}
+            {dateHref ? (
+              <Link component={RouterLink} to={dateHref} color="inherit" underline="hover">
+                {date}
+              </Link>
+            ) : (
+              date
+            )}
           </Typography>
         )}
       </Box>

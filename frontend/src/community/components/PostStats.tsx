@@ -1,3 +1,4 @@
+import { Link as RouterLink } from 'react-router-dom';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
@@ -6,6 +7,7 @@ import ChatBubbleIcon from '@mui/icons-material/ChatBubbleOutline';
 import FavoriteIcon from '@mui/icons-material/Favorite';
 import FavoriteBorderIcon from '@mui/icons-material/FavoriteBorder';
 import type { PostDto } from '@pawhaven/contracts';
+import type { ReactNode } from 'react';
 import { commentCountOf, likeCountOf } from '../format';
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
@@ -18,11 +20,17 @@ export function PostStats({
   post,
   me,
   onLike,
+  commentsHref,
+  children,
 }: {
   post: PostDto;
   me: string | null;
   /** Absent for visitors: they cannot like. */
   onLike?: () => void;
+  /** Where the comment count leads (a feed card: the post's page at its comments). */
+  commentsHref?: string;
+  /** More actions on the same row (Share). */
+  children?: ReactNode;
 }) {
   const likes = likeCountOf(post);
   const comments = commentCountOf(post);
@@ -62,6 +70,9 @@ export function PostStats({
         </Box>
       )}
       <Box
+        {...(commentsHref
+          ? { component: RouterLink, to: commentsHref, 'data-testid': 'comments-link' }
+          : { role: 'img' })}
         sx={{
           display: 'inline-flex',
           alignItems: 'center',
@@ -69,8 +80,10 @@ export function PostStats({
           color: 'text.secondary',
           px: 1,
           py: 0.75,
+          borderRadius: 1,
+          textDecoration: 'none',
+          '&:hover': commentsHref ? { bgcolor: 'action.hover' } : undefined,
         }}
-        role="img"
         aria-label={plural(comments, 'comment')}
       >
         <ChatBubbleIcon aria-hidden />
@@ -78,6 +91,7 @@ export function PostStats({
           {comments}
         </Typography>
       </Box>
+      {children}
     </Stack>
   );
 }
