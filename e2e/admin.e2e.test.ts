@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Dialog, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { ADMIN_MESSAGES } from '@pawhaven/contracts';
 import { startE2eApp, uniqueName, type E2eApp } from './support/app';
 import { launchBrowser, pathnameOf, waitForPath, type Browser, type PageGlobals } from './support/browser';
@@ -412,6 +412,8 @@ describe('the admin dashboard', () => {
       const long = await createVerifiedUser(env.url, 'longaddressfortables');
       const page = await browsers[0]!.newPage(viewport);
       page.setDefaultTimeout(WAIT);
+      // Closed whatever happens: a page left open would keep the admin's session alive for the tests after.
+      onTestFinished(() => page.close());
       await openUntil(page, `${env.url}/admin-dashboard/manage-users`, () =>
         page.getByRole('tab', { name: /^Regular Users \(\d+\)$/ }),
       );
@@ -459,12 +461,12 @@ describe('the admin dashboard', () => {
         path: path.join(RESULTS, `admin-users-${viewport.width}.png`),
         fullPage: true,
       });
-      await page.close();
     });
 
     it(`labels the sign-ups chart's axis with a few short, separate dates, at ${viewport.width} px`, async () => {
       const page = await browsers[0]!.newPage(viewport);
       page.setDefaultTimeout(WAIT);
+      onTestFinished(() => page.close());
       await openUntil(page, `${env.url}/admin-dashboard`, () =>
         page.getByRole('region', { name: 'Sign-ups per week' }),
       );
@@ -493,7 +495,6 @@ describe('the admin dashboard', () => {
       expect(await horizontalOverflow(page)).toBe(0);
       await mkdir(RESULTS, { recursive: true });
       await chart.screenshot({ path: path.join(RESULTS, `admin-signups-chart-${viewport.width}.png`) });
-      await page.close();
     });
   }
 
