@@ -22,7 +22,7 @@ type Totals = {
   community_members: number;
 };
 type UserRow = { id: string; is_veterinarian: boolean; is_admin: boolean; verified: boolean };
-/** `counted`: listed on the site now (published, not deleted, its owner's account not deleted). */
+/** `counted`: listed on the site now (published, not deleted); a deleted account's ads have no row. */
 type AdRow = { id: string; owner_id: string; counted: boolean; adopted: boolean };
 
 /** Moves the figures by `delta` (nothing when it is all zeros). */
@@ -112,14 +112,12 @@ export const landingStatsProjection = defineProjection({
         return;
 
       case 'UserDeleted': {
-        // A deleted member no longer counts, nor do their ads (no longer listed). Pets adopted are history without a
-        // person in it: the deleted user's adoptions stay counted.
+        // A deleted member no longer counts, nor do their ads (no longer listed): their rows go, so nothing here names
+        // them, and later events of those ads find none. Pets adopted are history without a person in it: the
+        // deleted user's adoptions stay counted.
         const id = event.data.userId;
-        const unlisted = await tx('landing_stats_ads')
-          .where({ owner_id: id, counted: true })
-          .update({ counted: false })
-          .returning('id');
-        await bump(tx, { ads_published: -unlisted.length });
+        const gone = await tx('landing_stats_ads').where({ owner_id: id }).delete().returning('counted');
+        await bump(tx, { ads_published: -gone.filter((ad: { counted: boolean }) => ad.counted).length });
         const prev = await tx('landing_stats_users').where({ id }).first<UserRow | undefined>();
         if (!prev) return;
         await tx('landing_stats_users').where({ id }).delete();
@@ -222,10 +220,10 @@ export const landingStatsProjection = defineProjection({
           }
           case 'UserDeleted': {
             for (const ad of adsOf.get(event.data.userId) ?? []) {
-              if (!ad.counted) continue;
-              ad.counted = false;
-              move('ads_published', -1);
+              ads.delete(ad.id);
+              if (ad.counted) move('ads_published', -1);
             }
+            adsOf.delete(event.data.userId);
             const user = users.get(event.data.userId);
             if (!user) return;
             users.delete(user.id);
@@ -237,7 +235,9 @@ export const landingStatsProjection = defineProjection({
             if (ads.has(id)) return; // ON CONFLICT DO NOTHING: published once
             const ad: AdRow = { id, owner_id: event.data.ownerId, counted: true, adopted: false };
             ads.set(id, ad);
-            adsOf.set(ad.owner_id, [...(adsOf.get(ad.owner_id) ?? []), ad]);
+            const owned = adsOf.get(ad.owner_id) ?? [];
+            owned.push(ad);
+            adsOf.set(ad.owner_id, owned);
             move('ads_published', 1);
             return;
           }

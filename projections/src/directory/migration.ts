@@ -108,7 +108,7 @@ export const landingStatsListedAdsMigration: Migration = {
     await knex.raw(`
       TRUNCATE landing_stats, landing_stats_users, landing_stats_ads;
       ALTER TABLE landing_stats_ads ADD COLUMN owner_id text NOT NULL;
-      CREATE INDEX landing_stats_ads_owner ON landing_stats_ads (owner_id) WHERE counted;
+      CREATE INDEX landing_stats_ads_owner ON landing_stats_ads (owner_id);
       DELETE FROM projection_checkpoints WHERE name = 'landing-stats';
     `);
   },
