@@ -572,6 +572,34 @@ describe('a public profile', () => {
   });
 });
 
+describe('the adoption ad form', () => {
+  it('says what is missing and refuses a picture of 2MB or more as its hint says, keeping what was typed', async () => {
+    const user = await createVerifiedUser(env.url, 'adformuser');
+    const page = await openPage(PHONE, { quiet: true });
+    await signInInBrowser(page, env.url, user);
+    await page.goto(`${env.url}/create-adoption`);
+    const form = page.getByRole('form', { name: 'Create adoption ad' });
+    await form.getByText('PNG, JPG or JPEG (max 2MB)').waitFor();
+    await form.getByLabel('Pet Name').fill('Badal');
+    await form.getByLabel('Description').fill('A calm grey cat who likes window sills.');
+    // A picture of 3 MB: refused on the spot, in words; nothing typed is lost.
+    await form.getByLabel('Pet image').setInputFiles({
+      name: 'big.png',
+      mimeType: 'image/png',
+      buffer: Buffer.alloc(3 * 1024 * 1024),
+    });
+    await form.getByText('Image size should be less than 2MB').waitFor();
+    expect(await form.getByLabel('Pet Name').inputValue()).toBe('Badal');
+    expect(await form.getByLabel('Description').inputValue()).toBe('A calm grey cat who likes window sills.');
+    // Sent without a pet type: 'Pet type is required', not the list of types.
+    await form.getByRole('button', { name: 'Post for Adoption' }).click();
+    await form.getByText('Pet type is required').waitFor();
+    expect(await form.getByText(/Pet type must be one of/).count()).toBe(0);
+    expect(await form.getByLabel('Pet Name').inputValue()).toBe('Badal');
+    expect(await horizontalOverflow(page)).toBe(0);
+  });
+});
+
 describe('/notifications', () => {
   for (const viewport of [DESKTOP, PHONE]) {
     it(`offers Delete All and Mark All Read only when they have something to do; the toast covers neither the title nor the Real-time chip, at ${viewport.width} px`, async () => {
