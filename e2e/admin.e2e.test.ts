@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Dialog, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { ADMIN_MESSAGES } from '@pawhaven/contracts';
 import { startE2eApp, uniqueName, type E2eApp } from './support/app';
 import { launchBrowser, pathnameOf, waitForPath, type Browser, type PageGlobals } from './support/browser';
@@ -118,7 +118,7 @@ beforeAll(async () => {
     ownerToken!,
     {
       name: PET,
-      age: '2',
+      age: '1',
       petType: 'Cat',
       location: 'Karachi',
       description: 'Pumpkin is a playful ginger cat who loves sunny windows and gentle company.',
@@ -261,6 +261,8 @@ describe('the admin dashboard', () => {
       await page.getByText(text).first().waitFor();
     };
     await visit('adoptions', ADMIN_MESSAGES.allAdoptions, PET);
+    // The age as the site writes it: '1 yr', not '1 yrs'.
+    await row(page, PET).getByText('1 yr', { exact: true }).waitFor();
     await visit(`adoptions/user/${owner.id}`, ADMIN_MESSAGES.userAdoptions, PET);
     await visit(`adoptions/user/${chosen.id}`, ADMIN_MESSAGES.userAdoptions, ADMIN_MESSAGES.noUserAdoptions);
     await visit('adoption-requests', 'All Adoption Requests', other.email);
@@ -400,6 +402,101 @@ describe('the admin dashboard', () => {
     await page.screenshot({ path: path.join(RESULTS, 'admin-360.png'), fullPage: true });
     await page.close();
   });
+
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 360, height: 740 },
+  ]) {
+    it(`keeps e-mails on one line, cut with an ellipsis, the whole address in the title, at ${viewport.width} px`, async () => {
+      // An address longer than any column has room for at 360 px.
+      const long = await createVerifiedUser(env.url, 'longaddressfortables');
+      const page = await browsers[0]!.newPage(viewport);
+      page.setDefaultTimeout(WAIT);
+      // Closed whatever happens: a page left open would keep the admin's session alive for the tests after.
+      onTestFinished(() => page.close());
+      await openUntil(page, `${env.url}/admin-dashboard/manage-users`, () =>
+        page.getByRole('tab', { name: /^Regular Users \(\d+\)$/ }),
+      );
+      await page.getByRole('tab', { name: /^Regular Users \(\d+\)$/ }).click();
+      await row(page, long.email).waitFor();
+      const emails = page.locator('tbody').getByTestId('email');
+      expect(await emails.count()).toBeGreaterThanOrEqual(4);
+      const cells = await emails.evaluateAll((nodes) =>
+        nodes.map((n) => {
+          const el = n as unknown as {
+            textContent: string;
+            title: string;
+            clientWidth: number;
+            scrollWidth: number;
+            getBoundingClientRect(): { height: number };
+          };
+          const style = (
+            globalThis as unknown as {
+              getComputedStyle(e: unknown): { lineHeight: string; textOverflow: string; whiteSpace: string };
+            }
+          ).getComputedStyle(n);
+          return {
+            text: el.textContent,
+            title: el.title,
+            height: el.getBoundingClientRect().height,
+            lineHeight: parseFloat(style.lineHeight),
+            cut: el.scrollWidth > el.clientWidth,
+            ellipsis: style.textOverflow === 'ellipsis' && style.whiteSpace === 'nowrap',
+          };
+        }),
+      );
+      for (const cell of cells) {
+        // One line, never broken inside the address; the whole address on hover.
+        expect(cell.height, cell.text).toBeLessThan(cell.lineHeight * 1.5);
+        expect(cell.title).toBe(cell.text);
+        expect(cell.ellipsis).toBe(true);
+      }
+      const longCell = cells.find((c) => c.text === long.email)!;
+      expect(longCell.cut).toBe(viewport.width === 360);
+      expect(await horizontalOverflow(page)).toBe(0);
+      // The table scrolls sideways on a phone: show the e-mail column.
+      await row(page, long.email).getByTestId('email').scrollIntoViewIfNeeded();
+      await mkdir(RESULTS, { recursive: true });
+      await page.screenshot({
+        path: path.join(RESULTS, `admin-users-${viewport.width}.png`),
+        fullPage: true,
+      });
+    });
+
+    it(`labels the sign-ups chart's axis with a few short, separate dates, at ${viewport.width} px`, async () => {
+      const page = await browsers[0]!.newPage(viewport);
+      page.setDefaultTimeout(WAIT);
+      onTestFinished(() => page.close());
+      await openUntil(page, `${env.url}/admin-dashboard`, () =>
+        page.getByRole('region', { name: 'Sign-ups per week' }),
+      );
+      const chart = page.getByRole('region', { name: 'Sign-ups per week' });
+      const ticks = chart.locator('.recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value');
+      await ticks.first().waitFor();
+      const labels = await ticks.allTextContents();
+      // Twelve weeks: at most six labels on a wide chart, four on a phone's; each '3 Nov'.
+      expect(labels.length).toBeGreaterThanOrEqual(3);
+      expect(labels.length).toBeLessThanOrEqual(viewport.width === 360 ? 4 : 6);
+      for (const label of labels) expect(label).toMatch(/^\d{1,2} [A-Z][a-z]{2}$/);
+      // Every label whole inside the chart and clear of its neighbour by at least a space of 12 px.
+      const svg = (await chart.locator('svg.recharts-surface').first().boundingBox())!;
+      const boxes = (await ticks.evaluateAll((nodes) =>
+        nodes.map((n) =>
+          (
+            n as unknown as { getBoundingClientRect(): { left: number; right: number } }
+          ).getBoundingClientRect(),
+        ),
+      )) as { left: number; right: number }[];
+      boxes.sort((a, b) => a.left - b.left);
+      expect(boxes[0]!.left).toBeGreaterThanOrEqual(svg.x);
+      expect(boxes.at(-1)!.right).toBeLessThanOrEqual(svg.x + svg.width);
+      for (let i = 1; i < boxes.length; i++)
+        expect(boxes[i]!.left - boxes[i - 1]!.right).toBeGreaterThanOrEqual(12);
+      expect(await horizontalOverflow(page)).toBe(0);
+      await mkdir(RESULTS, { recursive: true });
+      await chart.screenshot({ path: path.join(RESULTS, `admin-signups-chart-${viewport.width}.png`) });
+    });
+  }
 
   it('clears the session and goes to /signin when the admin API refuses the credentials', async () => {
     const page = adminPage;

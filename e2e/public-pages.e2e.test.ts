@@ -2,12 +2,12 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Locator, Page, Request, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTACT_MESSAGES } from '@pawhaven/contracts';
+import { CONTACT_MESSAGES, NOTIFICATION_MESSAGES } from '@pawhaven/contracts';
 import { TIP_STORAGE_KEY } from '../frontend/src/popups/schedule';
 import { startE2eApp, type E2eApp } from './support/app';
-import { createVerifiedUser } from './support/adoption';
+import { createVerifiedUser, signInInBrowser } from './support/adoption';
 import { launchBrowser, pathnameOf, sessionItem, waitForPath, type Browser } from './support/browser';
-import { apiToken, horizontalOverflow, naturalWidth } from './support/community';
+import { apiCall, apiToken, horizontalOverflow, naturalWidth } from './support/community';
 import { makePng } from './support/png';
 import { dismissTips } from './support/tips';
 
@@ -92,8 +92,8 @@ async function screenshot(page: Page, name: string) {
   await page.screenshot({ path: path.join(SCREENSHOTS, name), fullPage: true });
 }
 
-/** A multipart POST with a token (an adoption ad carries an image). */
-async function publishAd(token: string, name: string) {
+/** A multipart POST with a token (an adoption ad carries an image); answers the ad's id. */
+async function publishAd(token: string, name: string): Promise<string> {
   const form = new FormData();
   for (const [k, v] of Object.entries({
     name,
@@ -110,6 +110,7 @@ async function publishAd(token: string, name: string) {
     body: form,
   });
   if (res.status !== 201) throw new Error(`POST /api/adoptions answered ${res.status}`);
+  return ((await res.json()) as { _id: string })._id;
 }
 
 beforeAll(async () => {
@@ -504,6 +505,153 @@ describe('tip popups', () => {
     await waitForPath(page, '/');
     await expect.poll(() => tips(page).count()).toBe(2);
   });
+});
+
+type Box = { x: number; y: number; width: number; height: number };
+const overlaps = (a: Box, b: Box) =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+describe('the footer', () => {
+  it('shows no social icon while no account is configured (SOCIAL_*_URL unset)', async () => {
+    const page = await openPage(DESKTOP, { quiet: true });
+    // The settings are read once on every page (GET /api/config); the footer shows what they say.
+    const config = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/config');
+    await page.goto(`${env.url}/`);
+    expect((await (await config).json()).social).toEqual({
+      facebook: null,
+      instagram: null,
+      x: null,
+      youtube: null,
+    });
+    const footer = page.getByRole('contentinfo');
+    await footer.getByText(/All rights reserved/).waitFor();
+    expect(await footer.getByRole('link', { name: /^PawHaven on / }).count()).toBe(0);
+    const hrefs = await footer.locator('a').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+    expect(hrefs.filter((h) => /facebook|instagram|x\.com|youtube/.test(h ?? ''))).toEqual([]);
+  });
+});
+
+describe('a public profile', () => {
+  it("offers Message to a signed-in user on another's profile only, never to a visitor", async () => {
+    const [author, reader] = await Promise.all([
+      createVerifiedUser(env.url, 'profileauthor'),
+      createVerifiedUser(env.url, 'profilereader'),
+    ]);
+    const profile = `${env.url}/profile/public/${author.id}`;
+    const message = (page: Page) => page.getByRole('button', { name: 'Message', exact: true });
+
+    const visitor = await openPage(PHONE, { quiet: true });
+    await visitor.goto(profile);
+    await visitor.getByRole('heading', { name: author.username }).waitFor();
+    await visitor.getByRole('tab', { name: /Adoption Ads/ }).waitFor();
+    expect(await message(visitor).count()).toBe(0);
+
+    const signedIn = await openPage(DESKTOP, { quiet: true });
+    await signInInBrowser(signedIn, env.url, reader);
+    await signedIn.goto(profile);
+    await signedIn.getByRole('heading', { name: author.username }).waitFor();
+    await message(signedIn).waitFor();
+    // Their own profile: no Message either.
+    await signedIn.goto(`${env.url}/profile/public/${reader.id}`);
+    await signedIn.getByRole('heading', { name: reader.username }).waitFor();
+    await signedIn.getByRole('tab', { name: /Adoption Ads/ }).waitFor();
+    expect(await message(signedIn).count()).toBe(0);
+  });
+});
+
+describe('the adoption ad form', () => {
+  it('says what is missing and refuses a picture of 2MB or more as its hint says, keeping what was typed', async () => {
+    const user = await createVerifiedUser(env.url, 'adformuser');
+    const page = await openPage(PHONE, { quiet: true });
+    await signInInBrowser(page, env.url, user);
+    await page.goto(`${env.url}/create-adoption`);
+    const form = page.getByRole('form', { name: 'Create adoption ad' });
+    await form.getByText('PNG, JPG or JPEG (max 2MB)').waitFor();
+    await form.getByLabel('Pet Name').fill('Badal');
+    await form.getByLabel('Description').fill('A calm grey cat who likes window sills.');
+    // A picture of 3 MB: refused on the spot, in words; nothing typed is lost.
+    await form.getByLabel('Pet image').setInputFiles({
+      name: 'big.png',
+      mimeType: 'image/png',
+      buffer: Buffer.alloc(3 * 1024 * 1024),
+    });
+    await form.getByText('Image size should be less than 2MB').waitFor();
+    expect(await form.getByLabel('Pet Name').inputValue()).toBe('Badal');
+    expect(await form.getByLabel('Description').inputValue()).toBe('A calm grey cat who likes window sills.');
+    // Sent without a pet type: 'Pet type is required', not the list of types.
+    await form.getByRole('button', { name: 'Post for Adoption' }).click();
+    await form.getByText('Pet type is required').waitFor();
+    expect(await form.getByText(/Pet type must be one of/).count()).toBe(0);
+    expect(await form.getByLabel('Pet Name').inputValue()).toBe('Badal');
+    expect(await horizontalOverflow(page)).toBe(0);
+  });
+});
+
+describe('/notifications', () => {
+  for (const viewport of [DESKTOP, PHONE]) {
+    it(`offers Delete All and Mark All Read only when they have something to do; the toast covers neither the title nor the Real-time chip, at ${viewport.width} px`, async () => {
+      const [owner, adopter] = await Promise.all([
+        createVerifiedUser(env.url, 'notified'),
+        createVerifiedUser(env.url, 'requester'),
+      ]);
+      const adId = await publishAd((await apiToken(env.url, owner))!, 'Noor');
+      const request = await apiCall(
+        env.url,
+        'POST',
+        `/api/adoptions/${adId}/request`,
+        (await apiToken(env.url, adopter))!,
+        {
+          name: adopter.username,
+          email: adopter.email,
+          phone: '+92 300 1234567',
+          message: 'We would love to give Noor a home.',
+        },
+      );
+      expect(request.status).toBe(201);
+
+      const page = await openPage(viewport, { quiet: true });
+      await signInInBrowser(page, env.url, owner);
+      await page.goto(`${env.url}/notifications`);
+      const chip = page.getByRole('status').filter({ hasText: NOTIFICATION_MESSAGES.realtime });
+      await chip.waitFor();
+      const markAll = page.getByRole('button', { name: NOTIFICATION_MESSAGES.markAllRead });
+      const deleteAll = page.getByRole('button', { name: NOTIFICATION_MESSAGES.deleteAll });
+      // The request's notification arrives (reload until the projection has it): both actions have work.
+      await expect
+        .poll(
+          async () => {
+            if (await deleteAll.isEnabled()) return true;
+            await page.reload();
+            await chip.waitFor();
+            return deleteAll.isEnabled();
+          },
+          { timeout: 20_000, interval: 1000 },
+        )
+        .toBe(true);
+      expect(await markAll.isEnabled()).toBe(true);
+
+      await deleteAll.click();
+      await page.getByRole('dialog').getByRole('button', { name: NOTIFICATION_MESSAGES.deleteAll }).click();
+      const toast = page.getByRole('status').filter({ hasText: NOTIFICATION_MESSAGES.allDeleted });
+      await toast.waitFor();
+      await page.getByText(NOTIFICATION_MESSAGES.empty).waitFor();
+      const heading = page.getByRole('heading', { level: 1, name: NOTIFICATION_MESSAGES.title });
+      const toastBox = (await toast.boundingBox())!;
+      expect(overlaps(toastBox, (await chip.boundingBox())!)).toBe(false);
+      expect(overlaps(toastBox, (await heading.boundingBox())!)).toBe(false);
+      expect(overlaps(toastBox, (await deleteAll.boundingBox())!)).toBe(false);
+      await screenshot(page, `notifications-toast-${viewport.width}.png`);
+      // Nothing left: neither action is offered.
+      expect(await deleteAll.isDisabled()).toBe(true);
+      expect(await markAll.isDisabled()).toBe(true);
+      // Still so after a reload (an empty list read from the server).
+      await page.reload();
+      await page.getByText(NOTIFICATION_MESSAGES.empty).waitFor();
+      expect(await deleteAll.isDisabled()).toBe(true);
+      expect(await markAll.isDisabled()).toBe(true);
+      expect(await horizontalOverflow(page)).toBe(0);
+    });
+  }
 });
 
 describe('the pages', () => {

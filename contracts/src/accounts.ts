@@ -249,4 +249,16 @@ export type PendingSignInResponse = {
 };
 
 export type AuthResponse = { token: string; user: UserDto; message?: string; position?: string };
-export type PublicConfig = { acceptedEmailDomain: string; googleClientId: string | null; otpSeconds: number };
+/** PawHaven's accounts on social networks (https addresses); null where none is configured. */
+export type SocialAccounts = {
+  facebook: string | null;
+  instagram: string | null;
+  x: string | null;
+  youtube: string | null;
+};
+export type PublicConfig = {
+  acceptedEmailDomain: string;
+  googleClientId: string | null;
+  otpSeconds: number;
+  social: SocialAccounts;
+};

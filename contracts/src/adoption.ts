@@ -9,9 +9,13 @@ export const SIZES = ['Small', 'Medium', 'Large'] as const;
 /** Listing filters (spec 000 §5): other = anything not dog or cat. */
 export const PET_FILTERS = ['all', 'dog', 'cat', 'other'] as const;
 
+/** An ad's picture is under 2 MB, a request's proof picture under 5 MB: the limits and their texts come from here. */
+const AD_IMAGE_MB = 2;
+const PROOF_IMAGE_MB = 5;
+
 export const ADOPTION_LIMITS = {
-  imageMaxBytes: 5 * 1024 * 1024,
-  proofImageMaxBytes: 5 * 1024 * 1024,
+  imageMaxBytes: AD_IMAGE_MB * 1024 * 1024,
+  proofImageMaxBytes: PROOF_IMAGE_MB * 1024 * 1024,
   nameMaxLength: 60,
   ageMaxLength: 20,
   locationMaxLength: 100,
@@ -40,9 +44,14 @@ export const ADOPTION_MESSAGES = {
   pendingReview: 'Adoption request pending review',
   adopted: 'This pet has found a forever home!',
   locationMissing: 'Location not specified',
+  petTypeRequired: 'Pet type is required',
+  petTypeUnknown: `Pet type must be one of ${PET_TYPES.join(', ')}`,
   imageRequired: 'Please select an image of the pet',
   imageInvalid: 'Please select a valid image file',
-  imageTooLarge: 'Image size should be less than 5MB',
+  imageTooLarge: `Image size should be less than ${AD_IMAGE_MB}MB`,
+  imageHint: `PNG, JPG or JPEG (max ${AD_IMAGE_MB}MB)`,
+  proofImageTooLarge: `Image size should be less than ${PROOF_IMAGE_MB}MB`,
+  proofImageHint: `A photo of your home, your pets or their vet records helps the owner decide. An image under ${PROOF_IMAGE_MB}MB.`,
   notAvailable: 'This pet is no longer available for adoption',
   ownAd: 'You cannot request to adopt your own pet',
   alreadyRequested: 'You already have a pending request for this pet',
@@ -62,6 +71,19 @@ export const ADOPTION_MESSAGES = {
 
 export const DEFAULT_BREED = 'Mixed';
 export const DEFAULT_AGE_UNIT = 'yrs';
+
+const SINGULAR_AGE_UNITS: Record<string, string> = { yrs: 'yr', months: 'month', weeks: 'week' };
+
+/**
+ * A pet's age as the site and the admin show it: '0 yrs', '1 yr', '2 yrs', '1 month', '3 weeks' (the unit 'yrs' when
+ * none is given, singular for exactly one); 'Age N/A' when no age is known.
+ */
+export function ageText(ad: { age?: string | null; ageUnit?: string | null }): string {
+  const age = ad.age?.trim();
+  if (!age) return 'Age N/A';
+  const unit = ad.ageUnit?.trim() || DEFAULT_AGE_UNIT;
+  return `${age} ${Number(age) === 1 ? (SINGULAR_AGE_UNITS[unit] ?? unit) : unit}`;
+}
 
 const required = (max: number, label: string) =>
   z
@@ -103,7 +125,13 @@ export const adoptionAdBody = z
     name: required(ADOPTION_LIMITS.nameMaxLength, 'Name'),
     age: required(ADOPTION_LIMITS.ageMaxLength, 'Age'),
     location: required(ADOPTION_LIMITS.locationMaxLength, 'Location'),
-    petType: z.enum(PET_TYPES, { error: `Pet type must be one of ${PET_TYPES.join(', ')}` }),
+    petType: z.enum(PET_TYPES, {
+      // No choice made (absent, or blank as a form sends it) is a missing field; anything else is not a pet type.
+      error: (issue) =>
+        issue.input == null || (typeof issue.input === 'string' && issue.input.trim() === '')
+          ? ADOPTION_MESSAGES.petTypeRequired
+          : ADOPTION_MESSAGES.petTypeUnknown,
+    }),
     description: required(ADOPTION_LIMITS.descriptionMaxLength, 'Description'),
   })
   .extend(petAttributes.shape);

@@ -1,5 +1,11 @@
 import { z } from 'zod';
 
+/** A public https address, or unset (an empty variable counts as unset). */
+const httpsUrl = z.preprocess(
+  (v) => (v === '' ? undefined : v),
+  z.url({ protocol: /^https$/, error: 'must be an https:// address' }).optional(),
+);
+
 /** Every setting the services read, parsed once from the environment with safe embedded defaults. */
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -27,6 +33,11 @@ const envSchema = z.object({
   ADMIN_USERNAME: z.string().min(2).default('admin'),
   ACCEPTED_EMAIL_DOMAIN: z.string().min(3).default('gmail.com'),
   GOOGLE_CLIENT_ID: z.string().optional(),
+  /** PawHaven's own accounts, linked from the footer's icons; an icon whose account is unset is not shown. */
+  SOCIAL_FACEBOOK_URL: httpsUrl,
+  SOCIAL_INSTAGRAM_URL: httpsUrl,
+  SOCIAL_X_URL: httpsUrl,
+  SOCIAL_YOUTUBE_URL: httpsUrl,
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('PawHaven <no-reply@pawhaven.local>'),
   /** Rate limits: requests per window; the auth flows per client address. */

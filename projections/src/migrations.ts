@@ -1,7 +1,7 @@
 import { platformMigrations, type Migration } from '@pawhaven/platform';
 import { chatMigration } from './chat/migration';
 import { notificationsMigration, vetPostBroadcastsMigration } from './notifications/migration';
-import { publicPagesMigration } from './directory/migration';
+import { landingStatsListedAdsMigration, publicPagesMigration } from './directory/migration';
 
 /** Read-model tables. Each projection owns its tables; a rebuild replays the log into copies and swaps them in. */
 export const readModelMigrations: Migration[] = [
@@ -269,6 +269,7 @@ export const readModelMigrations: Migration[] = [
       `);
     },
   },
+  landingStatsListedAdsMigration,
 ];
 
 /** Every schema change of the product: the platform's tables first, then the read models. */

@@ -1042,6 +1042,8 @@ describe('Google sign-in', () => {
       acceptedEmailDomain: 'gmail.com',
       googleClientId: GOOGLE_TEST_CLIENT_ID,
       otpSeconds: 120,
+      // No social account configured: the footer shows no icon.
+      social: { facebook: null, instagram: null, x: null, youtube: null },
     });
   });
 

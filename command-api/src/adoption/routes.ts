@@ -37,7 +37,11 @@ const adImage: ImageKind = {
   tooLarge: M.imageTooLarge,
   invalid: M.imageInvalid,
 };
-const proofImage: ImageKind = { ...adImage, maxBytes: ADOPTION_LIMITS.proofImageMaxBytes };
+const proofImage: ImageKind = {
+  ...adImage,
+  maxBytes: ADOPTION_LIMITS.proofImageMaxBytes,
+  tooLarge: M.proofImageTooLarge,
+};
 
 const toDetails = (input: AdoptionAdInput, imageUrl: string): PetDetails => ({
   name: input.name,
@@ -184,7 +188,7 @@ export function adoptionRoutes(deps: CommandDeps): Router {
     requireCommunityMember('send adoption requests', M.mustBeLoggedInToRequest),
     limits.adoptionRequest,
     limits.upload,
-    singleUpload('petHistoryImage', ADOPTION_LIMITS.proofImageMaxBytes, M.imageTooLarge),
+    singleUpload('petHistoryImage', ADOPTION_LIMITS.proofImageMaxBytes, M.proofImageTooLarge),
     async (req: Request, res) => {
       const adId = uuidParam(req.params.postId as string, M.adNotFound);
       const requesterId = currentUserId(req);

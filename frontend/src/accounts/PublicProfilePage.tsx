@@ -64,8 +64,8 @@ const count = (list: unknown[] | undefined, n: number | undefined) =>
   typeof n === 'number' ? n : (list?.length ?? 0);
 
 /**
- * The public profile (spec 001 §2/§4): back and 'Profile'; Message (another user's profile; visitors go to sign
- * in); avatar, name with the vet badge, city, '{n} Adoption Ads', about, Joined and Active; the Adoption Ads and
+ * The public profile (spec 001 §2/§4): back and 'Profile'; Message (for a signed-in user on another user's
+ * profile); avatar, name with the vet badge, city, '{n} Adoption Ads', about, Joined and Active; the Adoption Ads and
  * Posts tabs with their loading texts, empty states and cards; 'Profile Not Found' when it cannot be loaded.
  */
 export default function PublicProfilePage() {
@@ -99,7 +99,8 @@ export default function PublicProfilePage() {
   const user = profile.data;
   const profileId = user ? user.id || user._id : userId;
   const myId = me ? me.id || me._id : null;
-  const showMessage = Boolean(user) && myId !== profileId;
+  // Only a signed-in user can write, and not to themselves: a visitor sees no button that leads to sign-in.
+  const showMessage = Boolean(user) && myId !== null && myId !== profileId;
 
   const header = (
     <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 2 }}>
@@ -113,7 +114,7 @@ export default function PublicProfilePage() {
         <Button
           variant="contained"
           startIcon={<ChatIcon />}
-          // Checks for an existing conversation, then /chat/{userId} (even when the check fails); visitors sign in.
+          // Checks for an existing conversation, then /chat/{userId} (even when the check fails).
           onClick={() => void openChat(profileId)}
           disabled={checking}
         >

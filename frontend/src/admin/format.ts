@@ -46,3 +46,20 @@ export function prettyJson(value: unknown): string {
     return String(value);
   }
 }
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** A week on a chart's axis by its Monday (YYYY-MM-DD, UTC): '3 Nov' (three letters whatever the browser's ICU). */
+export function weekLabel(day: string): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  return Number.isNaN(date.getTime()) ? day : `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]}`;
+}
+
+/**
+ * The weeks an axis labels when it has room for `maxTicks`: evenly spaced, counted back from the latest week (always
+ * labelled), so the labels never crowd; every week when they all fit.
+ */
+export function weekTicks(weeks: readonly string[], maxTicks: number): string[] {
+  const step = Math.max(1, Math.ceil(weeks.length / Math.max(1, maxTicks)));
+  return weeks.filter((_, i) => (weeks.length - 1 - i) % step === 0);
+}

@@ -1,7 +1,6 @@
 import {
   ADOPTION_LIMITS,
   ADOPTION_MESSAGES,
-  DEFAULT_AGE_UNIT,
   DEFAULT_BREED,
   type AdoptionAdDto,
   type RequestStatus,
@@ -17,15 +16,8 @@ export const userIdOf = (user: Pick<UserDto, 'id' | '_id'> | null | undefined) =
 export const ownerIdOf = (ad: { userId: AdoptionAdDto['userId'] | string }) =>
   typeof ad.userId === 'string' ? ad.userId : ad.userId?._id;
 
-const SINGULAR_UNITS: Record<string, string> = { yrs: 'yr', months: 'month', weeks: 'week' };
-
-/** '2 yrs', '3 months', '1 yr'; 'Age N/A' when no age is known (spec 001 §2). */
-export function ageText(ad: Pick<AdoptionAdDto, 'age' | 'ageUnit'>) {
-  const age = ad.age?.trim();
-  if (!age) return 'Age N/A';
-  const unit = ad.ageUnit || DEFAULT_AGE_UNIT;
-  return `${age} ${age === '1' ? (SINGULAR_UNITS[unit] ?? unit) : unit}`;
-}
+/** The one age formatter of the site and the admin lives in contracts. */
+export { ageText } from '@pawhaven/contracts';
 
 export const breedText = (ad: Pick<AdoptionAdDto, 'breed'>) => ad.breed?.trim() || DEFAULT_BREED;
 export const locationText = (ad: Pick<AdoptionAdDto, 'location'>) =>
@@ -100,9 +92,12 @@ export function serverFieldErrors(err: unknown): Record<string, string> {
   );
 }
 
-/** Image checks of the browser: an image type and at most `maxBytes` (texts of contracts). */
-export function imageProblem(file: File, maxBytes: number): string | null {
+/**
+ * Image checks of the browser, the server's own: an image type and under `maxBytes` (`tooLarge` otherwise; limits
+ * and texts of contracts).
+ */
+export function imageProblem(file: File, maxBytes: number, tooLarge: string): string | null {
   if (!file.type.startsWith('image/')) return ADOPTION_MESSAGES.imageInvalid;
-  if (file.size >= maxBytes) return ADOPTION_MESSAGES.imageTooLarge;
+  if (file.size >= maxBytes) return tooLarge;
   return null;
 }

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ADOPTION_MESSAGES } from '@pawhaven/contracts';
+import { ADOPTION_LIMITS, ADOPTION_MESSAGES } from '@pawhaven/contracts';
 import { ApiError } from '../shared/api';
 import {
-  ageText,
   attributeLabels,
   breedText,
   failureText,
@@ -25,13 +24,6 @@ const none = {
 };
 
 describe('adoption card texts', () => {
-  it("shows age with its unit, 'yrs' by default, and 'Age N/A' without one (spec 001 §2)", () => {
-    expect(ageText({ age: '2', ageUnit: 'yrs' })).toBe('2 yrs');
-    expect(ageText({ age: '3', ageUnit: '' })).toBe('3 yrs');
-    expect(ageText({ age: '1', ageUnit: 'months' })).toBe('1 month');
-    expect(ageText({ age: ' ', ageUnit: 'yrs' })).toBe('Age N/A');
-  });
-
   it("defaults breed to 'Mixed' and location to 'Location not specified'", () => {
     expect(breedText({ breed: '' })).toBe('Mixed');
     expect(breedText({ breed: 'Persian' })).toBe('Persian');
@@ -88,12 +80,18 @@ describe('adoption errors and images', () => {
     expect(serverFieldErrors(new Error('x'))).toEqual({});
   });
 
-  it('accepts images under 5MB only', () => {
+  it("accepts an ad's picture under 2MB and a proof picture under 5MB, as the hints say", () => {
     const file = (type: string, size: number) => new File([new Uint8Array(size)], 'f', { type });
-    expect(imageProblem(file('image/png', 10), 5 * 1024 * 1024)).toBeNull();
-    expect(imageProblem(file('text/plain', 10), 5 * 1024 * 1024)).toBe(ADOPTION_MESSAGES.imageInvalid);
-    expect(imageProblem(file('image/png', 5 * 1024 * 1024), 5 * 1024 * 1024)).toBe(
-      ADOPTION_MESSAGES.imageTooLarge,
-    );
+    const MB = 1024 * 1024;
+    const ad = [ADOPTION_LIMITS.imageMaxBytes, ADOPTION_MESSAGES.imageTooLarge] as const;
+    const proof = [ADOPTION_LIMITS.proofImageMaxBytes, ADOPTION_MESSAGES.proofImageTooLarge] as const;
+    expect(ADOPTION_MESSAGES.imageHint).toBe('PNG, JPG or JPEG (max 2MB)');
+    expect(imageProblem(file('image/png', 2 * MB - 1), ...ad)).toBeNull();
+    expect(imageProblem(file('image/png', 2 * MB), ...ad)).toBe('Image size should be less than 2MB');
+    expect(imageProblem(file('image/png', 3 * MB), ...ad)).toBe('Image size should be less than 2MB');
+    expect(imageProblem(file('text/plain', 10), ...ad)).toBe(ADOPTION_MESSAGES.imageInvalid);
+    expect(ADOPTION_MESSAGES.proofImageHint).toMatch(/An image under 5MB\.$/);
+    expect(imageProblem(file('image/png', 3 * MB), ...proof)).toBeNull();
+    expect(imageProblem(file('image/png', 5 * MB), ...proof)).toBe('Image size should be less than 5MB');
   });
 });

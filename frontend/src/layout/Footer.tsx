@@ -10,20 +10,23 @@ import FacebookIcon from '@mui/icons-material/Facebook';
 import InstagramIcon from '@mui/icons-material/Instagram';
 import XIcon from '@mui/icons-material/X';
 import YouTubeIcon from '@mui/icons-material/YouTube';
+import { useConfig } from '../shared/config';
 import { mailtoHref } from '../shared/contact-links';
 import { palette } from '../theme';
 import { Logo } from './Logo';
 import { CONTACT_EMAIL, NAV_ITEMS } from './navigation';
+import { socialLinks, type SocialNetwork } from './social';
 
-const SOCIAL = [
-  { label: 'PawHaven on Facebook', href: 'https://www.facebook.com/', Icon: FacebookIcon },
-  { label: 'PawHaven on Instagram', href: 'https://www.instagram.com/', Icon: InstagramIcon },
-  { label: 'PawHaven on X', href: 'https://x.com/', Icon: XIcon },
-  { label: 'PawHaven on YouTube', href: 'https://www.youtube.com/', Icon: YouTubeIcon },
-];
+const ICONS: Record<SocialNetwork, typeof FacebookIcon> = {
+  facebook: FacebookIcon,
+  instagram: InstagramIcon,
+  x: XIcon,
+  youtube: YouTubeIcon,
+};
 
 export function Footer() {
   const year = new Date().getFullYear();
+  const social = socialLinks(useConfig().data?.social);
   return (
     <Box component="footer" sx={{ bgcolor: palette.cocoa, color: palette.cream, mt: 'auto', pt: 5, pb: 3 }}>
       <Container maxWidth="lg">
@@ -73,21 +76,26 @@ export function Footer() {
               <EmailIcon fontSize="small" aria-hidden />
               {CONTACT_EMAIL}
             </Link>
-            <Stack direction="row" spacing={0.5} sx={{ mt: 1.5, ml: -1 }}>
-              {SOCIAL.map(({ label, href, Icon }) => (
-                <IconButton
-                  key={label}
-                  component="a"
-                  href={href}
-                  target="_blank"
-                  rel="noopener noreferrer"
-                  aria-label={label}
-                  sx={{ color: 'inherit' }}
-                >
-                  <Icon />
-                </IconButton>
-              ))}
-            </Stack>
+            {social.length > 0 && (
+              <Stack direction="row" spacing={0.5} sx={{ mt: 1.5, ml: -1 }}>
+                {social.map(({ network, label, href }) => {
+                  const Icon = ICONS[network];
+                  return (
+                    <IconButton
+                      key={network}
+                      component="a"
+                      href={href}
+                      target="_blank"
+                      rel="noopener noreferrer"
+                      aria-label={label}
+                      sx={{ color: 'inherit' }}
+                    >
+                      <Icon />
+                    </IconButton>
+                  );
+                })}
+              </Stack>
+            )}
           </Box>
         </Box>
         <Typography

@@ -82,7 +82,7 @@ export function NotificationBell() {
               <CloseIcon fontSize="small" />
             </IconButton>
           </Box>
-          <NotificationActions size="small" />
+          <NotificationActions size="small" pageSize={NOTIFICATION_LIMITS.panelPageSize} open={open} />
           <ConnectionError />
         </Box>
         <Divider />

@@ -274,10 +274,22 @@ export function NotificationFeed({
   );
 }
 
-/** Mark All Read and Delete All (which asks first), for the panel and the page. */
-export function NotificationActions({ size = 'medium' }: { size?: 'small' | 'medium' }) {
+/**
+ * Mark All Read (while something is unread) and Delete All (while the list holds anything; it asks first), for the
+ * panel and the page: `pageSize` and `open` are those of the list shown beside them.
+ */
+export function NotificationActions({
+  size = 'medium',
+  pageSize,
+  open = true,
+}: {
+  size?: 'small' | 'medium';
+  pageSize: number;
+  open?: boolean;
+}) {
   const unread = useUnreadCount();
   const { enabled } = useNotificationAccess();
+  const listed = useNotificationList(pageSize, open).notifications.length;
   const markAll = useMarkAllRead();
   const deleteAll = useDeleteAll();
   const [confirming, setConfirming] = useState(false);
@@ -299,7 +311,7 @@ export function NotificationActions({ size = 'medium' }: { size?: 'small' | 'med
           color="error"
           startIcon={<DeleteIcon />}
           onClick={() => setConfirming(true)}
-          disabled={!enabled || deleteAll.isPending}
+          disabled={!enabled || listed === 0 || deleteAll.isPending}
         >
           {NOTIFICATION_MESSAGES.deleteAll}
         </Button>

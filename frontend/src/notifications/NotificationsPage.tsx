@@ -31,7 +31,7 @@ export default function NotificationsPage() {
       ) : (
         <>
           <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1.5, mb: 2 }}>
-            <NotificationActions />
+            <NotificationActions pageSize={NOTIFICATION_LIMITS.pagePageSize} />
             <ConnectionError />
           </Box>
           <Paper variant="outlined" sx={{ borderRadius: 3, overflow: 'hidden' }}>

@@ -2,7 +2,11 @@ import Alert from '@mui/material/Alert';
 import Snackbar from '@mui/material/Snackbar';
 import type { ToastSeverity } from './toast';
 
-/** The toast itself (./toast): its own chunk, loaded with the first message, so the first screen does not carry it. */
+/**
+ * The toast itself (./toast): its own chunk, loaded with the first message, so the first screen does not carry it.
+ * At the bottom, centred, away from the header, its menus and a page's title row (the top right is where pages keep
+ * their status chips and actions, where a tip popup may also stand), beside the bottom-left tip on wide screens.
+ */
 export default function ToastView({
   open,
   message,
@@ -21,8 +25,7 @@ export default function ToastView({
       open={open}
       autoHideDuration={durationMs}
       onClose={(_, reason) => reason !== 'clickaway' && onClose()}
-      anchorOrigin={{ vertical: 'top', horizontal: 'right' }}
-      sx={{ top: { xs: 72, sm: 80 } }}
+      anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
     >
       <Alert
         severity={severity}

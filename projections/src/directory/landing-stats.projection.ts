@@ -22,7 +22,8 @@ type Totals = {
   community_members: number;
 };
 type UserRow = { id: string; is_veterinarian: boolean; is_admin: boolean; verified: boolean };
-type AdRow = { id: string; counted: boolean; adopted: boolean };
+/** `counted`: listed on the site now (published, not deleted); a deleted account's ads have no row. */
+type AdRow = { id: string; owner_id: string; counted: boolean; adopted: boolean };
 
 /** Moves the figures by `delta` (nothing when it is all zeros). */
 async function bump(tx: Knex.Transaction, delta: Partial<Totals>) {
@@ -70,8 +71,8 @@ async function changeUser(
 
 /**
  * The landing page's stats strip (`landing_stats`, one row), from the adoption and user events:
- * - ads published: every adoption ad ever published, except those an administrator removed (moderation); an ad its
- *   owner deleted was still published;
+ * - ads published (the strip's 'Rescued': rescued pets listed for adoption): the ads listed on the site now, available
+ *   or adopted; an ad deleted (by its owner or an administrator) or whose owner's account was deleted no longer counts;
  * - pets adopted: ads whose pet was adopted (an accepted request), once per ad, kept even if the ad is deleted later;
  * - registered vets and community members: verified accounts (e-mail code, Google, or created verified), not
  *   administrators; vets are those registered as veterinarians.
@@ -111,9 +112,12 @@ export const landingStatsProjection = defineProjection({
         return;
 
       case 'UserDeleted': {
-        // A deleted member no longer counts. Ads published and pets adopted are history without a person in them:
-        // they keep the deleted user's ads (see docs/decisions.md, Admin dashboard).
+        // A deleted member no longer counts, nor do their ads (no longer listed): their rows go, so nothing here names
+        // them, and later events of those ads find none. Pets adopted are history without a person in it: the
+        // deleted user's adoptions stay counted.
         const id = event.data.userId;
+        const gone = await tx('landing_stats_ads').where({ owner_id: id }).delete().returning('counted');
+        await bump(tx, { ads_published: -gone.filter((ad: { counted: boolean }) => ad.counted).length });
         const prev = await tx('landing_stats_users').where({ id }).first<UserRow | undefined>();
         if (!prev) return;
         await tx('landing_stats_users').where({ id }).delete();
@@ -126,7 +130,12 @@ export const landingStatsProjection = defineProjection({
       }
       case 'AdoptionAdPublished': {
         const inserted = await tx('landing_stats_ads')
-          .insert({ id: adIdOfStream(recorded.streamId), counted: true, adopted: false })
+          .insert({
+            id: adIdOfStream(recorded.streamId),
+            owner_id: event.data.ownerId,
+            counted: true,
+            adopted: false,
+          })
           .onConflict('id')
           .ignore()
           .returning('id');
@@ -134,7 +143,6 @@ export const landingStatsProjection = defineProjection({
         return;
       }
       case 'AdoptionAdDeleted': {
-        if (event.data.byAdmin !== true) return;
         const removed = await tx('landing_stats_ads')
           .where({ id: adIdOfStream(recorded.streamId), counted: true })
           .update({ counted: false })
@@ -170,6 +178,8 @@ export const landingStatsProjection = defineProjection({
     };
     const users = new Map<string, UserRow>();
     const ads = new Map<string, AdRow>();
+    /** Each owner's ads, as the live model finds them by `owner_id`. */
+    const adsOf = new Map<string, AdRow[]>();
     return {
       apply(recorded) {
         const event = { type: recorded.type, data: recorded.data ?? {} } as Handled;
@@ -209,6 +219,11 @@ export const landingStatsProjection = defineProjection({
             return;
           }
           case 'UserDeleted': {
+            for (const ad of adsOf.get(event.data.userId) ?? []) {
+              ads.delete(ad.id);
+              if (ad.counted) move('ads_published', -1);
+            }
+            adsOf.delete(event.data.userId);
             const user = users.get(event.data.userId);
             if (!user) return;
             users.delete(user.id);
@@ -218,12 +233,15 @@ export const landingStatsProjection = defineProjection({
           case 'AdoptionAdPublished': {
             const id = adIdOfStream(recorded.streamId);
             if (ads.has(id)) return; // ON CONFLICT DO NOTHING: published once
-            ads.set(id, { id, counted: true, adopted: false });
+            const ad: AdRow = { id, owner_id: event.data.ownerId, counted: true, adopted: false };
+            ads.set(id, ad);
+            const owned = adsOf.get(ad.owner_id) ?? [];
+            owned.push(ad);
+            adsOf.set(ad.owner_id, owned);
             move('ads_published', 1);
             return;
           }
           case 'AdoptionAdDeleted': {
-            if (event.data.byAdmin !== true) return;
             const ad = ads.get(adIdOfStream(recorded.streamId));
             if (!ad?.counted) return;
             ad.counted = false;

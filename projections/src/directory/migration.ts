@@ -95,3 +95,21 @@ export const publicPagesMigration: Migration = {
     `);
   },
 };
+
+/**
+ * The landing page's 'Rescued' figure counts the ads listed now: an ad its owner deleted, or whose owner's account
+ * was deleted, no longer counts (it counted every ad ever published but those an administrator removed). Each ad
+ * now knows its owner; the projection's tables are emptied and its checkpoint removed, so the projector replays the
+ * log into them on the next start.
+ */
+export const landingStatsListedAdsMigration: Migration = {
+  name: '0200_read_models_landing_stats_listed_ads',
+  async up(knex) {
+    await knex.raw(`
+      TRUNCATE landing_stats, landing_stats_users, landing_stats_ads;
+      ALTER TABLE landing_stats_ads ADD COLUMN owner_id text NOT NULL;
+      CREATE INDEX landing_stats_ads_owner ON landing_stats_ads (owner_id);
+      DELETE FROM projection_checkpoints WHERE name = 'landing-stats';
+    `);
+  },
+};

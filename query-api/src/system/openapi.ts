@@ -197,7 +197,9 @@ export const operations: Record<string, Operation> = {
   // ── System ──
   'GET /api/health': { summary: 'Health of each part' },
   'GET /api/docs': { summary: 'This document' },
-  'GET /api/config': { summary: 'Public settings: accepted e-mail domain, Google client id' },
+  'GET /api/config': {
+    summary: "Public settings: accepted e-mail domain, Google client id, PawHaven's social accounts",
+  },
   'GET /api/images/:id': {
     summary: 'A stored image (cached for 5 minutes, ETag; 404 once its content is deleted)',
   },

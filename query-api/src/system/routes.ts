@@ -67,6 +67,12 @@ export function systemQueries({ config, db, store, projections, presence }: Quer
       acceptedEmailDomain: config.ACCEPTED_EMAIL_DOMAIN,
       googleClientId: config.GOOGLE_CLIENT_ID ?? null,
       otpSeconds: ACCOUNT_LIMITS.otpSeconds,
+      social: {
+        facebook: config.SOCIAL_FACEBOOK_URL ?? null,
+        instagram: config.SOCIAL_INSTAGRAM_URL ?? null,
+        x: config.SOCIAL_X_URL ?? null,
+        youtube: config.SOCIAL_YOUTUBE_URL ?? null,
+      },
     };
     res.json(body);
   });

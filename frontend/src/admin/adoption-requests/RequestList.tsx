@@ -11,7 +11,7 @@ import {
   type AdminAdoptionRequestRow,
   type AdminUserRow,
 } from '@pawhaven/contracts';
-import { DateCell, HistoryLink, UserCell } from '../components/Cells';
+import { DateCell, EmailText, HistoryLink, UserCell } from '../components/Cells';
 import { DeleteRowButton } from '../components/DeleteRowButton';
 import { ImageThumb } from '../components/ImageThumb';
 import { EmptyText, ListError, FilterActions, PageHeading, listSx } from '../components/ListParts';
@@ -91,9 +91,7 @@ function RequestsTable({ userId, title }: { userId?: string; title: string }) {
           render={(r) => (
             <Box sx={{ minWidth: 140 }}>
               <Typography variant="body2">{r.name}</Typography>
-              <Typography variant="caption" display="block" sx={{ wordBreak: 'break-all' }}>
-                {r.email}
-              </Typography>
+              <EmailText email={r.email} variant="caption" />
               <Typography variant="caption" display="block">
                 {r.phone}
               </Typography>

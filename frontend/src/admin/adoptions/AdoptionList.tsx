@@ -2,7 +2,13 @@ import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { Datagrid, FunctionField, List, SearchInput, SelectInput, TextField } from 'react-admin';
 import { useParams } from 'react-router-dom';
-import { ADMIN_DEFAULT_SORT, ADMIN_LIMITS, ADMIN_MESSAGES, type AdminAdoptionRow } from '@pawhaven/contracts';
+import {
+  ADMIN_DEFAULT_SORT,
+  ADMIN_LIMITS,
+  ADMIN_MESSAGES,
+  ageText,
+  type AdminAdoptionRow,
+} from '@pawhaven/contracts';
 import { DateCell, HistoryLink, UserCell } from '../components/Cells';
 import { DeleteRowButton } from '../components/DeleteRowButton';
 import { ImageThumb } from '../components/ImageThumb';
@@ -57,11 +63,7 @@ function AdoptionsTable({ userId }: { userId?: string }) {
         >
           <TextField source="name" label="Pet" />
           <TextField source="petType" label="Type" />
-          <FunctionField<AdminAdoptionRow>
-            label="Age"
-            sortBy="age"
-            render={(r) => `${r.age} ${r.ageUnit}`.trim()}
-          />
+          <FunctionField<AdminAdoptionRow> label="Age" sortBy="age" render={(r) => ageText(r)} />
           <FunctionField<AdminAdoptionRow>
             label="Description"
             sortable={false}

@@ -1,10 +1,29 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Typography from '@mui/material/Typography';
+import Typography, { type TypographyProps } from '@mui/material/Typography';
 import HistoryIcon from '@mui/icons-material/History';
 import { Link, useCreatePath, useRecordContext } from 'react-admin';
 import type { AdminUserRef } from '@pawhaven/contracts';
 import { formatDateTime } from '../format';
+
+/**
+ * An e-mail address in a table: on one line, cut with an ellipsis where the column is too narrow, the whole address
+ * in its title (hover) and to screen readers (only the drawing is cut), never broken mid-word.
+ */
+export function EmailText({ email, ...props }: { email: string } & TypographyProps) {
+  return (
+    <Typography
+      variant="body2"
+      noWrap
+      title={email}
+      data-testid="email"
+      {...props}
+      sx={{ display: 'block', maxWidth: { xs: 150, sm: 240, lg: 360 }, ...props.sx }}
+    >
+      {email}
+    </Typography>
+  );
+}
 
 /** A populated user: username over e-mail; 'deleted user' when the account is gone. */
 export function UserCell({ user }: { user: AdminUserRef | null | undefined }) {
@@ -17,9 +36,7 @@ export function UserCell({ user }: { user: AdminUserRef | null | undefined }) {
   return (
     <Box sx={{ minWidth: 0 }}>
       <Typography variant="body2">{user.username}</Typography>
-      <Typography variant="caption" color="text.secondary" sx={{ wordBreak: 'break-all' }}>
-        {user.email}
-      </Typography>
+      <EmailText email={user.email} variant="caption" color="text.secondary" />
     </Box>
   );
 }

@@ -4,6 +4,7 @@ import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Typography from '@mui/material/Typography';
 import { useTheme } from '@mui/material/styles';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import { useQuery } from '@tanstack/react-query';
 import {
   Bar,
@@ -19,7 +20,7 @@ import {
 import { ADMIN_MESSAGES, type AdminOverviewDto } from '@pawhaven/contracts';
 import { PageHeading } from '../components/ListParts';
 import { adminFetch } from '../httpClient';
-import { formatCount } from '../format';
+import { formatCount, weekLabel, weekTicks } from '../format';
 
 const CHART_HEIGHT = 260;
 
@@ -57,13 +58,8 @@ function Figure({ label, value, parts }: { label: string; value: number; parts?:
   );
 }
 
-/** 'Mon 3 Nov' for a week's Monday. */
-const weekLabel = (day: string) =>
-  new Date(`${day}T00:00:00Z`).toLocaleDateString(undefined, {
-    day: 'numeric',
-    month: 'short',
-    timeZone: 'UTC',
-  });
+/** How many weeks the sign-ups chart labels: a phone's narrow chart has room for four, a wider one for six. */
+const SIGN_UP_TICKS = { narrow: 4, wide: 6 };
 
 /**
  * The overview (spec 001 §2): the 'User Distribution' bar chart of veterinarians versus regular users, and the
@@ -71,6 +67,7 @@ const weekLabel = (day: string) =>
  */
 export function Overview() {
   const theme = useTheme();
+  const narrow = useMediaQuery(theme.breakpoints.down('sm'));
   const { data, error, isPending } = useQuery({
     queryKey: ['admin', 'overview'],
     queryFn: ({ signal }) => adminFetch<AdminOverviewDto>('/overview', { signal }),
@@ -110,14 +107,20 @@ export function Overview() {
           <Panel title="Sign-ups per week">
             <Box sx={{ height: CHART_HEIGHT }}>
               <ResponsiveContainer width="100%" height="100%">
-                <LineChart
-                  data={data.signUpsPerWeek.map((w) => ({ week: weekLabel(w.weekStart), count: w.count }))}
-                  margin={{ top: 8, right: 8, left: -16, bottom: 0 }}
-                >
+                <LineChart data={data.signUpsPerWeek} margin={{ top: 8, right: 24, left: -16, bottom: 0 }}>
                   <CartesianGrid strokeDasharray="3 3" />
-                  <XAxis dataKey="week" tick={{ fontSize: 12 }} />
+                  <XAxis
+                    dataKey="weekStart"
+                    ticks={weekTicks(
+                      data.signUpsPerWeek.map((w) => w.weekStart),
+                      narrow ? SIGN_UP_TICKS.narrow : SIGN_UP_TICKS.wide,
+                    )}
+                    interval={0}
+                    tickFormatter={weekLabel}
+                    tick={{ fontSize: 12 }}
+                  />
                   <YAxis allowDecimals={false} />
-                  <Tooltip />
+                  <Tooltip labelFormatter={(day) => `Week of ${weekLabel(String(day))}`} />
                   <Line
                     type="monotone"
                     dataKey="count"

@@ -17,6 +17,7 @@ import {
   useGetList,
 } from 'react-admin';
 import { ADMIN_DEFAULT_SORT, ADMIN_LIMITS, ADMIN_MESSAGES, type AdminUserRow } from '@pawhaven/contracts';
+import { EmailText } from '../components/Cells';
 import { DeleteRowButton } from '../components/DeleteRowButton';
 import { EmptyText, ListError, PageHeading, listSx } from '../components/ListParts';
 import { formatCount } from '../format';
@@ -158,11 +159,7 @@ export function ManageUsers() {
           <FunctionField<AdminUserRow>
             label="Email"
             sortBy="email"
-            render={(u) => (
-              <Typography variant="body2" sx={{ wordBreak: 'break-all' }}>
-                {u.email}
-              </Typography>
-            )}
+            render={(u) => <EmailText email={u.email} />}
           />
           {countColumn('posts')}
           {countColumn('comments')}

@@ -115,7 +115,7 @@ export function AdoptionAdForm(props: Props) {
       setErrors((e) => ({ ...e, image: undefined }));
       return;
     }
-    const problem = imageProblem(file, ADOPTION_LIMITS.imageMaxBytes);
+    const problem = imageProblem(file, ADOPTION_LIMITS.imageMaxBytes, ADOPTION_MESSAGES.imageTooLarge);
     setErrors((e) => ({ ...e, image: problem ?? undefined }));
     if (!problem) setImage(file);
   };
@@ -339,7 +339,7 @@ export function AdoptionAdForm(props: Props) {
         required={mode === 'create'}
         disabled={busy}
         error={errors.image}
-        hint="PNG, JPG or JPEG, up to 5MB"
+        hint={ADOPTION_MESSAGES.imageHint}
       />
 
       {formError && (

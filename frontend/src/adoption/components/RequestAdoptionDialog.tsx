@@ -196,14 +196,18 @@ function RequestForm({ ad, onClose }: { ad: AdoptionAdDto; onClose: () => void }
               setProofError(null);
               return;
             }
-            const problem = imageProblem(file, ADOPTION_LIMITS.proofImageMaxBytes);
+            const problem = imageProblem(
+              file,
+              ADOPTION_LIMITS.proofImageMaxBytes,
+              ADOPTION_MESSAGES.proofImageTooLarge,
+            );
             setProofError(problem);
             if (!problem) setProof(file);
           }}
           error={proofError}
           disabled={busy}
           previewHeight={140}
-          hint="A photo of your home, your pets or their vet records helps the owner decide. An image under 5MB."
+          hint={ADOPTION_MESSAGES.proofImageHint}
         />
         {error && (
           <Alert severity="error" role="alert" sx={{ mt: 2 }}>
