@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Limits and timings of the accounts capability (spec 000 §9). */
+/** Limits and timings of the accounts capability. */
 export const ACCOUNT_LIMITS = {
   passwordMinLength: 8,
   otpSeconds: 120,
@@ -208,7 +208,7 @@ export const userIdBody = z.object({ id: trimmed('User ID is required') });
 
 export type UserType = 'Veterinarian' | 'Regular User' | 'Admin';
 
-/** The user as every API returns it (spec 000 §3, 001 §3); `_id` and `id` both carry the id. */
+/** The user as every API returns it; `_id` and `id` both carry the id. */
 export type UserDto = {
   _id: string;
   id: string;

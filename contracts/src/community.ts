@@ -14,7 +14,7 @@ export const COMMUNITY_LIMITS = {
   feedRefreshMs: 30_000,
 } as const;
 
-/** Every user-visible text of the community pages and the server's refusals (spec 000 §5, §10; 001 §4, §9). */
+/** Every user-visible text of the community pages and the server's refusals. */
 export const COMMUNITY_MESSAGES = {
   linkCopied: 'Link copied',
   linkCopyFailed: 'Could not copy the link',

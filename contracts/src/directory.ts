@@ -3,7 +3,7 @@ import { EMAIL_ADDRESS, emailField } from './email';
 import { DIRECTORY_SEARCH_MAX } from './directory-texts';
 
 /**
- * The public face: NGO and clinic directories, FAQ, team, landing stats and the contact form (spec 000 §1–§5, §9).
+ * The public face: NGO and clinic directories, FAQ, team, landing stats and the contact form.
  * Directory, FAQ and team content is data (seed files under data/seed, appended as events on first start).
  */
 

@@ -26,7 +26,7 @@ export const NOTIFICATION_LIMITS = {
   relativeDays: 30,
 } as const;
 
-/** Every user-visible text of the notifications (spec 001 §5, §8). */
+/** Every user-visible text of the notifications. */
 export const NOTIFICATION_MESSAGES = {
   title: 'Notifications',
   markAllRead: 'Mark All Read',

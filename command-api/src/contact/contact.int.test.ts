@@ -4,9 +4,9 @@ import { loadConfig } from '@pawhaven/platform';
 import { startTestApp, type Json, type TestApp } from '../../../gateway/src/support/test-app';
 
 /**
- * The contact form (spec 000 §5, §7): a message is a command, recorded as an event, kept in the contact_messages
- * read model and confirmed to the sender by e-mail; bad input is refused with the spec's words and records nothing;
- * each client address may send RATE_LIMIT_CONTACT messages per window.
+ * The contact form (POST /api/contact, name, e-mail and message required): a message is a command, recorded as an
+ * event, kept in the contact_messages read model and confirmed to the sender by e-mail; bad input is refused with the
+ * form's own texts and records nothing; each client address may send RATE_LIMIT_CONTACT messages per window.
  */
 
 const TOO_MANY = 'Too many attempts. Please wait a few minutes and try again.';

@@ -150,7 +150,7 @@ export function adminQueries({ db, projections, presence, store }: QueryDeps): R
       res.json((await shown(def, [row]))[0]);
     };
 
-  // ── Overview and Manage Users (spec 001 §2, §7) ──
+  // ── Overview and Manage Users ──
   router.get('/overview', async (_req, res) => {
     res.json(await adminOverview(knex));
   });

@@ -60,7 +60,7 @@ const userIdPayload = z.string({ error: 'userId is required' }).trim().uuid('use
 const handshakeAuth = z.object({ token: z.string().max(8192) });
 
 /**
- * The socket.io endpoint (ARCHITECTURE §1). A client authenticates with its access token (handshake `auth.token`)
+ * The socket.io endpoint. A client authenticates with its access token (handshake `auth.token`)
  * and is put in its room `user:{id}`; the token's session must still be open, exactly as for HTTP.
  *
  * What reaches a socket comes from two places:
