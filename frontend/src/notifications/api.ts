@@ -10,7 +10,7 @@ import { sessionStore } from '../shared/session-store';
 import { NotificationRequestError, notificationGate, type RequestKind } from './gate';
 import { notificationId } from './format';
 
-/** Calls of the notifications (spec 001 §7): every one carries the bearer token. */
+/** Calls of the notifications: every one carries the bearer token. */
 const BASE = '/api/notifications';
 const id = (value: string) => encodeURIComponent(value);
 

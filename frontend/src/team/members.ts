@@ -1,9 +1,9 @@
 import type { TeamMemberDto } from '@pawhaven/contracts';
 
 /**
- * The team cards' rules (spec 000 §2–§4): the verified badge when the role contains 'Ambassador'; the details in
- * sections that open one at a time; the landing page's first three cards; the member list handed to /team in the
- * navigation state (`allMembers`).
+ * The team cards' rules: the verified badge when the role contains 'Ambassador'; the details in sections that open one
+ * at a time; the landing page's first three cards; the member list handed to /team in the navigation state
+ * (`allMembers`).
  */
 
 export type SectionKey = 'education' | 'experience' | 'achievements' | 'facilities';

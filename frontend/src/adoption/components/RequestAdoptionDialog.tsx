@@ -30,8 +30,8 @@ import { ImagePicker } from '../../shared/ui/ImagePicker';
 type Field = keyof AdoptionRequestInput;
 
 /**
- * The request modal (spec 000 §5): name, email, phone and message are required, name and email prefilled from the
- * signed-in user; an optional proof image (an image under 5MB). Visitors are asked to log in instead.
+ * The request modal: name, email, phone and message are required, name and email prefilled from the signed-in user; an
+ * optional proof image (an image under 5MB). Visitors are asked to log in instead.
  */
 export function RequestAdoptionDialog({
   ad,
