@@ -17,10 +17,10 @@ import { apiCall, apiToken, horizontalOverflow, openUntil } from './support/comm
 import { makePng } from './support/png';
 
 /**
- * The administrator's dashboard in a real browser (spec 001 §2, issue 10): find a user by e-mail and open their
- * adoption requests, open an ad's audit history and see every status change, delete a post and a user with the
- * browser confirmations, rebuild a projection and watch the progress reach 100 % while another browser keeps
- * reading /adoption; the phone width; and a non-admin sent away from the dashboard.
+ * The administrator's dashboard in a real browser (issue 10): find a user by e-mail and open their adoption requests,
+ * open an ad's audit history and see every status change, delete a post and a user with the browser confirmations,
+ * rebuild a projection and watch the progress reach 100 % while another browser keeps reading /adoption; the phone
+ * width; and a non-admin sent away from the dashboard.
  */
 
 const RESULTS = path.resolve(import.meta.dirname, '../test-results');

@@ -17,9 +17,9 @@ import {
 } from './support/adoption';
 
 /**
- * Adoption in real browsers against the whole product (spec 000 §2–§9): A publishes an ad with a photo, B asks to
- * adopt with a proof image, A accepts, B's history shows it, C finds the pet adopted; then the administrator's
- * audit timeline of the ad. One browser per user, so each has its own cookies and storage.
+ * Adoption in real browsers against the whole product: A publishes an ad with a photo, B asks to adopt with a proof
+ * image, A accepts, B's history shows it, C finds the pet adopted; then the administrator's audit timeline of the ad.
+ * One browser per user, so each has its own cookies and storage.
  */
 
 const SCREENSHOTS = path.resolve(import.meta.dirname, '../test-results');

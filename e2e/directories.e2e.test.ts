@@ -6,11 +6,10 @@ import { launchBrowser, type Browser } from './support/browser';
 import { horizontalOverflow, naturalWidth } from './support/community';
 
 /**
- * The NGO and clinic directories and the FAQ in a real browser, at 1280 px and 360 px (spec 000 §2, §4, §7, §8):
- * the page titles, search with and without matches (the spec's no-match texts) kept in the address, a direct link
- * with ?q= answered by the server's search, the details modals (mission, services, tel:/mailto: links; the clinic's
- * veterinarians with their specialization), the pictures, the FAQ's one-open rule and its error text, and no
- * sideways scrolling on a phone.
+ * The NGO and clinic directories and the FAQ in a real browser, at 1280 px and 360 px: the page titles, search with and
+ * without matches (the fixed no-match texts) kept in the address, a direct link with ?q= answered by the server's
+ * search, the details modals (mission, services, tel:/mailto: links; the clinic's veterinarians with their
+ * specialization), the pictures, the FAQ's one-open rule and its error text, and no sideways scrolling on a phone.
  */
 
 const NGO_TITLE = "Animal Welfare NGO's";
@@ -87,7 +86,7 @@ afterAll(async () => {
   await env?.stop();
 });
 
-describe('the seeded directories (spec 000 §3)', () => {
+describe('the seeded directories', () => {
   it('lists 13 NGOs, 14 clinics and some questions', () => {
     expect(ngos).toHaveLength(13);
     expect(clinics).toHaveLength(14);

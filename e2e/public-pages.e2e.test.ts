@@ -12,19 +12,19 @@ import { makePng } from './support/png';
 import { dismissTips } from './support/tips';
 
 /**
- * The public pages in real browsers at 1280 px and 360 px (spec 000 §1–§5, §9; 001 §2): the landing page's
- * sections in order with live stats (the spec's placeholders on an empty database), the first three team cards and
- * 'See More Team Members' → /team with the list in the navigation state, /team opened directly (fetches the list),
- * the verified badge and one card section open at a time, the contact form on / and /contactus (invalid e-mail:
- * nothing sent; success: fields reset and a flag for 5 s; failures), and the tip popups under Playwright's fake
- * clock (5–20 s, alternating corners, dismissal remembered for the session, never on /chat).
+ * The public pages in real browsers at 1280 px and 360 px: the landing page's sections in order with live stats (the
+ * spec's placeholders on an empty database), the first three team cards and 'See More Team Members' → /team with the
+ * list in the navigation state, /team opened directly (fetches the list), the verified badge and one card section open
+ * at a time, the contact form on / and /contactus (invalid e-mail: nothing sent; success: fields reset and a flag for 5
+ * s; failures), and the tip popups under Playwright's fake clock (5–20 s, alternating corners, dismissal remembered for
+ * the session, never on /chat).
  */
 
 const SCREENSHOTS = path.resolve(import.meta.dirname, '../test-results');
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 360, height: 740 };
 
-/** The landing page's headings, in the spec's order (§1). */
+/** The landing page's headings, in their order on the page. */
 const LANDING_HEADINGS = [
   { name: "Adopt, don't shop", level: 1 },
   { name: 'How It Works', level: 2 },
