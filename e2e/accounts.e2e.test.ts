@@ -168,7 +168,7 @@ describe('an account from sign-up to password reset', () => {
       true,
     );
 
-    // Not an image: refused in the browser with the spec's text.
+    // Not an image: refused in the browser with its fixed text.
     await page
       .getByLabel('Profile image')
       .setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hi') });

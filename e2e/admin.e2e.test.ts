@@ -179,7 +179,7 @@ afterAll(async () => {
 });
 
 describe('the admin dashboard', () => {
-  it("shows the spec's header and sidebar, and the overview with its charts", async () => {
+  it("shows the dashboard's header and sidebar, and the overview with its charts", async () => {
     const page = adminPage;
     await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
     await page.getByTestId('admin-identity').filter({ hasText: /\S/ }).waitFor();
@@ -251,7 +251,7 @@ describe('the admin dashboard', () => {
     await page.screenshot({ path: path.join(RESULTS, 'admin-history.png'), fullPage: true });
   });
 
-  it('opens every sub-route of the spec with its title, rows or empty text', async () => {
+  it('opens every sub-route of the dashboard with its title, rows or empty text', async () => {
     const page = adminPage;
     const base = `${env.url}/admin-dashboard`;
     const visit = async (route: string, title: string, text: string) => {

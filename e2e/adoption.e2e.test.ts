@@ -163,7 +163,7 @@ describe('an adoption from ad to forever home', () => {
     expect(await dialog.getByLabel('Your Name').inputValue()).toBe(adopter.username);
     expect(await dialog.getByLabel('Email').inputValue()).toBe(adopter.email);
 
-    // The spec's texts, one at a time; nothing typed is lost.
+    // The form's texts, one at a time; nothing typed is lost.
     await dialog.getByRole('button', { name: 'Send Request' }).click();
     await dialog.getByText('All fields are required').waitFor();
     await dialog.getByLabel('Phone').fill('12345');

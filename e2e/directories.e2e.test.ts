@@ -126,7 +126,7 @@ describe.each([
     await box.fill(nameTerm);
     await expect.poll(async () => sorted(await cardNames(page))).toEqual(sorted(byName.map((n) => n.name)));
 
-    // Nothing matches: the spec's text, no cards.
+    // Nothing matches: the no-match text, no cards.
     await box.fill(NO_SUCH);
     await page.getByText(NGO_NO_MATCH, { exact: true }).waitFor();
     expect(await cards(page).count()).toBe(0);
@@ -274,7 +274,7 @@ describe.each([
     await page.close();
   });
 
-  it('FAQ: one answer open at a time; a failed load reads the spec error', async () => {
+  it('FAQ: one answer open at a time; a failed load reads "Error: Failed to fetch FAQs"', async () => {
     expect(faqs.length).toBeGreaterThan(1);
     const page = await browser.newPage(viewport);
     await page.goto(`${env.url}/faq`);
@@ -304,7 +304,7 @@ describe.each([
     await expectNoOverflow(page, width);
     await page.close();
 
-    // The server fails: the spec's error text.
+    // The server fails: the FAQ's error text.
     const failing = await browser.newPage(viewport);
     await failing.route(
       (url) => url.pathname === '/api/faqRoutes',

@@ -31,8 +31,8 @@ export const ADMIN_LIMITS = {
   /** react-admin's default page. */
   pageSizeDefault: 25,
   /**
-   * The spec's plain-array calls (no `range`) answer at most this many rows, newest first; `X-Total-Count` and
-   * `Content-Range` tell when there are more (use `range` to page). See docs/decisions.md.
+   * The plain-array calls (no `range`) answer at most this many rows, newest first; `X-Total-Count` and `Content-Range`
+   * tell when there are more (use `range` to page). See docs/decisions.md.
    */
   plainListMax: 1000,
   /** Longest `q` search text. */
@@ -56,7 +56,7 @@ export const ADMIN_SORTABLE = {
   events: ['id', 'position'],
 } as const satisfies Record<AdminResource, readonly string[]>;
 
-/** Default sort of each list (the spec's lists show newest first). */
+/** Default sort of each list (the lists show newest first). */
 export const ADMIN_DEFAULT_SORT = {
   users: ['createdAt', 'DESC'],
   adoptions: ['createdAt', 'DESC'],
@@ -123,7 +123,7 @@ export const ADMIN_FILTERS = {
 } as const satisfies Record<AdminResource, z.ZodType>;
 
 // ---------------------------------------------------------------------------------------------------------------
-// Row DTOs (each row carries `id` for react-admin and `_id` for the spec)
+// Row DTOs (each row carries `id` for react-admin and `_id` for the plain-array calls)
 
 export type AdminUserRef = { _id: string; username: string; email: string };
 
@@ -141,7 +141,7 @@ export type AdminUserRow = {
   profileImage: string | null;
   status: 'online' | 'offline';
   lastActive: string | null;
-  /** joinedDate and createdAt are the same instant (the spec names it joinedDate). */
+  /** joinedDate and createdAt are the same instant (the profile calls it joinedDate). */
   joinedDate: string;
   createdAt: string;
   posts: number;
@@ -161,7 +161,7 @@ export type AdminUsersWithStatsDto = {
   totals: { veterinarians: number; regularUsers: number };
 };
 
-/** GET /api/admin/user-stats/{id} (the spec leaves its fields open: the counts plus who it is). */
+/** GET /api/admin/user-stats/{id} (the counts plus who it is). */
 export type AdminUserStatsDto = AdminUserStats & {
   _id: string;
   id: string;

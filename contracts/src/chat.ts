@@ -101,7 +101,7 @@ export const sendMessageBody = z.object({
     .max(CHAT_LIMITS.messageMaxLength, CHAT_MESSAGES.textTooLong),
   /** The client's id for the message (a UUID): a retried send with the same id answers the same message. */
   clientMessageId: z.string().trim().uuid('clientMessageId must be a UUID').optional(),
-  /** The client's clock when it was typed (the spec sends it); the server records its own time. */
+  /** The client's clock when it was typed (the client sends it); the server records its own time. */
   timestamp: z.union([z.string(), z.number()]).optional(),
 });
 
@@ -148,7 +148,7 @@ export type MessageDto = {
 export type ConversationDto = {
   _id: string;
   id: string;
-  /** Exactly two user ids (the spec's members / participants). */
+  /** Exactly two user ids (a conversation's members, also called participants). */
   members: string[];
   participants: ChatUserDto[];
   startedBy: string;

@@ -4,7 +4,7 @@
  */
 export const DIRECTORY_MESSAGES = {
   faqTitle: 'Frequently Asked Questions',
-  /** The spec's FAQ failure, shown as `Error: ${faqFailed}` (faqError). */
+  /** The FAQ failure, shown as `Error: ${faqFailed}` (faqError). */
   faqFailed: 'Failed to fetch FAQs',
   faqError: 'Error: Failed to fetch FAQs',
   faqEmpty: 'No questions have been added yet.',

@@ -45,7 +45,7 @@ export type TeamMemberDto = {
 /**
  * Live figures of the landing page's stats strip (GET /api/stats/landing, always all four numbers): ads published
  * (except those an admin removed), pets adopted, verified veterinarians, verified community members (admins not
- * counted). All zero before anything happened: the page then shows the spec's placeholders.
+ * counted). All zero before anything happened: the page then shows its placeholders ('0k', '4+').
  */
 export type LandingStatsDto = {
   adsPublished: number;
@@ -67,8 +67,8 @@ export const CONTACT_MESSAGES = {
 } as const;
 
 /**
- * The contact form's e-mail rule. The spec asks for text, at-sign, text, dot, text; the confirmation is mailed to it
- * and directory entries show it as a mailto: link, so it must be a real address (`EMAIL_ADDRESS`).
+ * The contact form's e-mail rule. It asks for text, at-sign, text, dot, text; the confirmation is mailed to it and
+ * directory entries show it as a mailto: link, so it must be a real address (`EMAIL_ADDRESS`).
  */
 export const CONTACT_EMAIL = EMAIL_ADDRESS;
 

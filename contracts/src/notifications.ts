@@ -53,7 +53,7 @@ export const NOTIFICATION_MESSAGES = {
   allMarkedRead: 'All notifications marked as read',
   deleted: 'Notification deleted',
   allDeleted: 'All notifications deleted',
-  // Client texts the spec leaves open
+  // Client texts of our own
   actionFailed: 'Failed to update notifications',
   deleteOne: 'Delete notification',
   markRead: 'Mark as read',

@@ -147,7 +147,7 @@ describe('POST /api/contact', () => {
     expect(await allEvents(t)).toBe(before);
   });
 
-  it('refuses an address that is not text@text.text with the spec’s message, recording and mailing nothing', async () => {
+  it('refuses an address that is not text@text.text with the form’s message, recording and mailing nothing', async () => {
     const before = await allEvents(t);
     for (const email of [
       'ayesha',
@@ -174,7 +174,7 @@ describe('POST /api/contact', () => {
     expect(await allEvents(t)).toBe(before);
   });
 
-  it('accepts any address of the spec’s shape, not only the sign-up domain', async () => {
+  it('accepts any address of the shape text@text.text, not only the sign-up domain', async () => {
     for (const email of ['x@y.co', 'first.last+tag@mail.example.co.uk']) {
       const res = await t.api.post('/api/contact', message({ email }));
       expect(res.status, email).toBe(201);

@@ -11,7 +11,7 @@ export type ContactErrors = Partial<Record<keyof ContactFields, string>>;
 
 export const EMPTY_CONTACT: ContactFields = { name: '', email: '', message: '' };
 
-/** The spec's success flag duration. */
+/** How long the success flag shows after a send. */
 export const CONTACT_SUCCESS_MS = 5000;
 
 export const isValidContactEmail = (email: string) => CONTACT_EMAIL.test(email.trim());

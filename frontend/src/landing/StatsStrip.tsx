@@ -8,7 +8,7 @@ import { statFigures } from './stats';
 
 /**
  * The stats strip: live figures from GET /api/stats/landing; while there are none (an empty database) or the read
- * fails, the spec's placeholders ('0k', '4+').
+ * fails, placeholders ('0k', '4+').
  */
 export function StatsStrip() {
   const stats = useQuery({

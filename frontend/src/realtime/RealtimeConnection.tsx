@@ -123,7 +123,7 @@ export default function RealtimeConnection({
         setWasConnected(true);
         setSocketError(null);
         setBackend('up');
-        // The server already joined the user's room; announcing it is the spec's handshake.
+        // The server already joined the user's room; announcing it (join) is the client's handshake all the same.
         s.timeout(ACK_TIMEOUT_MS).emit(
           'join',
           userId,

@@ -127,7 +127,7 @@ export async function attachRealtime(server: HttpServer, deps: RealtimeDeps) {
 
   /** Everything a client may emit. */
   const events: SocketEvents = {
-    // The spec's client announces its user id; the server already knows it and refuses anyone else's.
+    // The client announces its user id (join); the server already knows it and refuses anyone else's.
     join: socketEvent(z.string({ error: M.joinRefused }).max(200, M.joinRefused), (socket, id) => {
       if (id !== socket.data.userId) throw forbidden(M.joinRefused);
       return { ok: true };

@@ -1,6 +1,6 @@
 import { deriveUserType, type UserDto } from '@pawhaven/contracts';
 
-/** 'regular user' → 'Regular User'; the spec shows userType capitalised, 'Standard User' when unknown. */
+/** 'regular user' → 'Regular User'; userType is shown capitalised, 'Standard User' when unknown. */
 export function displayUserType(user: Pick<UserDto, 'userType' | 'isVeterinarian' | 'isAdmin'>): string {
   const raw =
     user.userType ||
