@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: starts its own embedded PostgreSQL, runs every bench section on it, prints one table per
  * section and writes everything to bench/results/latest.json. Add a bench by appending to `sections`.
- * Numbers are measured, never asserted (ARCHITECTURE §8).
+ * Numbers are measured, never asserted: tests check behaviour, the bench reports speed.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';

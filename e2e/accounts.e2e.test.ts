@@ -19,9 +19,8 @@ import { readCode, readMailbox } from './support/mailbox';
 import { makePng } from './support/png';
 
 /**
- * Accounts in a real browser against the whole product (spec 000 §2–§9, 001 §2/§4): sign-up with the mailed
- * code, sign-in, profile edits, profile picture, password change, sign-out, password reset, the sign-up
- * validation texts, phone width, and admin confinement.
+ * Accounts in a real browser against the whole product: sign-up with the mailed code, sign-in, profile edits, profile
+ * picture, password change, sign-out, password reset, the sign-up validation texts, phone width, and admin confinement.
  */
 
 const PASSWORD = 'Purr!fect2024';
@@ -169,7 +168,7 @@ describe('an account from sign-up to password reset', () => {
       true,
     );
 
-    // Not an image: refused in the browser with the spec's text.
+    // Not an image: refused in the browser with its fixed text.
     await page
       .getByLabel('Profile image')
       .setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hi') });

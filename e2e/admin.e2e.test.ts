@@ -17,10 +17,10 @@ import { apiCall, apiToken, horizontalOverflow, openUntil } from './support/comm
 import { makePng } from './support/png';
 
 /**
- * The administrator's dashboard in a real browser (spec 001 §2, issue 10): find a user by e-mail and open their
- * adoption requests, open an ad's audit history and see every status change, delete a post and a user with the
- * browser confirmations, rebuild a projection and watch the progress reach 100 % while another browser keeps
- * reading /adoption; the phone width; and a non-admin sent away from the dashboard.
+ * The administrator's dashboard in a real browser (issue 10): find a user by e-mail and open their adoption requests,
+ * open an ad's audit history and see every status change, delete a post and a user with the browser confirmations,
+ * rebuild a projection and watch the progress reach 100 % while another browser keeps reading /adoption; the phone
+ * width; and a non-admin sent away from the dashboard.
  */
 
 const RESULTS = path.resolve(import.meta.dirname, '../test-results');
@@ -179,7 +179,7 @@ afterAll(async () => {
 });
 
 describe('the admin dashboard', () => {
-  it("shows the spec's header and sidebar, and the overview with its charts", async () => {
+  it("shows the dashboard's header and sidebar, and the overview with its charts", async () => {
     const page = adminPage;
     await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
     await page.getByTestId('admin-identity').filter({ hasText: /\S/ }).waitFor();
@@ -251,7 +251,7 @@ describe('the admin dashboard', () => {
     await page.screenshot({ path: path.join(RESULTS, 'admin-history.png'), fullPage: true });
   });
 
-  it('opens every sub-route of the spec with its title, rows or empty text', async () => {
+  it('opens every sub-route of the dashboard with its title, rows or empty text', async () => {
     const page = adminPage;
     const base = `${env.url}/admin-dashboard`;
     const visit = async (route: string, title: string, text: string) => {

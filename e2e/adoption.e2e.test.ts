@@ -17,9 +17,9 @@ import {
 } from './support/adoption';
 
 /**
- * Adoption in real browsers against the whole product (spec 000 §2–§9): A publishes an ad with a photo, B asks to
- * adopt with a proof image, A accepts, B's history shows it, C finds the pet adopted; then the administrator's
- * audit timeline of the ad. One browser per user, so each has its own cookies and storage.
+ * Adoption in real browsers against the whole product: A publishes an ad with a photo, B asks to adopt with a proof
+ * image, A accepts, B's history shows it, C finds the pet adopted; then the administrator's audit timeline of the ad.
+ * One browser per user, so each has its own cookies and storage.
  */
 
 const SCREENSHOTS = path.resolve(import.meta.dirname, '../test-results');
@@ -163,7 +163,7 @@ describe('an adoption from ad to forever home', () => {
     expect(await dialog.getByLabel('Your Name').inputValue()).toBe(adopter.username);
     expect(await dialog.getByLabel('Email').inputValue()).toBe(adopter.email);
 
-    // The spec's texts, one at a time; nothing typed is lost.
+    // The form's texts, one at a time; nothing typed is lost.
     await dialog.getByRole('button', { name: 'Send Request' }).click();
     await dialog.getByText('All fields are required').waitFor();
     await dialog.getByLabel('Phone').fill('12345');

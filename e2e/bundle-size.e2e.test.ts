@@ -4,11 +4,10 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 
 /**
- * ARCHITECTURE §8: the community pages' initial JavaScript stays within 200 KB gzipped; pages and the admin
- * dashboard load as separate chunks. Measured on the production build (frontend/dist). The guard is tighter than
- * the architecture's ceiling: the shell measured 165 KB when the public pages reached Lighthouse's 90 on a phone
- * (docs/decisions.md, "Public pages"); the drawer, account menu, toasts, real-time connection and zod stay
- * out of it.
+ * The community pages' initial JavaScript stays within 200 KB gzipped; pages and the admin dashboard load as separate
+ * chunks. Measured on the production build (frontend/dist). The guard is tighter than the 200 KB ceiling: the shell
+ * measured 165 KB when the public pages reached Lighthouse's 90 on a phone (docs/decisions.md, "Public pages"); the
+ * drawer, account menu, toasts, real-time connection and zod stay out of it.
  */
 const DIST = path.resolve(import.meta.dirname, '../frontend/dist');
 const BUDGET_BYTES = 170 * 1024;

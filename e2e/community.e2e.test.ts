@@ -18,11 +18,10 @@ import {
 import { makePng } from './support/png';
 
 /**
- * Community posts in real browsers against the whole product (spec 000 §2–§9, 001 §2–§9): A (a veterinarian)
- * shares a photo, B likes it, comments, and replies to A's reply; B opens the post page and A's public profile;
- * A may not delete B's comment (no button, and the API refuses), B may, and the thread keeps its replies.
- * A visitor sees 'Sign in to Post'; /posts fits a 360 px screen; a new user's view of /posts is kept as a
- * screenshot in test-results/.
+ * Community posts in real browsers against the whole product: A (a veterinarian) shares a photo, B likes it, comments,
+ * and replies to A's reply; B opens the post page and A's public profile; A may not delete B's comment (no button, and
+ * the API refuses), B may, and the thread keeps its replies. A visitor sees 'Sign in to Post'; /posts fits a 360 px
+ * screen; a new user's view of /posts is kept as a screenshot in test-results/.
  */
 
 const SCREENSHOTS = path.resolve(import.meta.dirname, '../test-results');

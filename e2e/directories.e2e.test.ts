@@ -6,11 +6,10 @@ import { launchBrowser, type Browser } from './support/browser';
 import { horizontalOverflow, naturalWidth } from './support/community';
 
 /**
- * The NGO and clinic directories and the FAQ in a real browser, at 1280 px and 360 px (spec 000 §2, §4, §7, §8):
- * the page titles, search with and without matches (the spec's no-match texts) kept in the address, a direct link
- * with ?q= answered by the server's search, the details modals (mission, services, tel:/mailto: links; the clinic's
- * veterinarians with their specialization), the pictures, the FAQ's one-open rule and its error text, and no
- * sideways scrolling on a phone.
+ * The NGO and clinic directories and the FAQ in a real browser, at 1280 px and 360 px: the page titles, search with and
+ * without matches (the fixed no-match texts) kept in the address, a direct link with ?q= answered by the server's
+ * search, the details modals (mission, services, tel:/mailto: links; the clinic's veterinarians with their
+ * specialization), the pictures, the FAQ's one-open rule and its error text, and no sideways scrolling on a phone.
  */
 
 const NGO_TITLE = "Animal Welfare NGO's";
@@ -87,7 +86,7 @@ afterAll(async () => {
   await env?.stop();
 });
 
-describe('the seeded directories (spec 000 §3)', () => {
+describe('the seeded directories', () => {
   it('lists 13 NGOs, 14 clinics and some questions', () => {
     expect(ngos).toHaveLength(13);
     expect(clinics).toHaveLength(14);
@@ -127,7 +126,7 @@ describe.each([
     await box.fill(nameTerm);
     await expect.poll(async () => sorted(await cardNames(page))).toEqual(sorted(byName.map((n) => n.name)));
 
-    // Nothing matches: the spec's text, no cards.
+    // Nothing matches: the no-match text, no cards.
     await box.fill(NO_SUCH);
     await page.getByText(NGO_NO_MATCH, { exact: true }).waitFor();
     expect(await cards(page).count()).toBe(0);
@@ -275,7 +274,7 @@ describe.each([
     await page.close();
   });
 
-  it('FAQ: one answer open at a time; a failed load reads the spec error', async () => {
+  it('FAQ: one answer open at a time; a failed load reads "Error: Failed to fetch FAQs"', async () => {
     expect(faqs.length).toBeGreaterThan(1);
     const page = await browser.newPage(viewport);
     await page.goto(`${env.url}/faq`);
@@ -305,7 +304,7 @@ describe.each([
     await expectNoOverflow(page, width);
     await page.close();
 
-    // The server fails: the spec's error text.
+    // The server fails: the FAQ's error text.
     const failing = await browser.newPage(viewport);
     await failing.route(
       (url) => url.pathname === '/api/faqRoutes',

@@ -8,7 +8,7 @@ import { startE2eApp, uniqueName, type E2eApp } from './support/app';
 import { launchBrowser, storedSession, waitForPath, type Browser } from './support/browser';
 import { fakeGoogleIdentity } from './support/google';
 
-/** Google sign-in in the browser (spec 000 §2, §4): the user-type dialog for a new account, then plain sign-in. */
+/** Google sign-in in the browser: the user-type dialog for a new account, then plain sign-in. */
 
 let env: E2eApp;
 let browser: Browser & { pageErrors: string[] };

@@ -12,19 +12,19 @@ import { makePng } from './support/png';
 import { dismissTips } from './support/tips';
 
 /**
- * The public pages in real browsers at 1280 px and 360 px (spec 000 §1–§5, §9; 001 §2): the landing page's
- * sections in order with live stats (the spec's placeholders on an empty database), the first three team cards and
- * 'See More Team Members' → /team with the list in the navigation state, /team opened directly (fetches the list),
- * the verified badge and one card section open at a time, the contact form on / and /contactus (invalid e-mail:
- * nothing sent; success: fields reset and a flag for 5 s; failures), and the tip popups under Playwright's fake
- * clock (5–20 s, alternating corners, dismissal remembered for the session, never on /chat).
+ * The public pages in real browsers at 1280 px and 360 px: the landing page's sections in order with live stats (the
+ * placeholders '0k' and '4+' on an empty database), the first three team cards and 'See More Team Members' → /team with
+ * the list in the navigation state, /team opened directly (fetches the list), the verified badge and one card section
+ * open at a time, the contact form on / and /contactus (invalid e-mail: nothing sent; success: fields reset and a flag
+ * for 5 s; failures), and the tip popups under Playwright's fake clock (5–20 s, alternating corners, dismissal
+ * remembered for the session, never on /chat).
  */
 
 const SCREENSHOTS = path.resolve(import.meta.dirname, '../test-results');
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 360, height: 740 };
 
-/** The landing page's headings, in the spec's order (§1). */
+/** The landing page's headings, in their order on the page. */
 const LANDING_HEADINGS = [
   { name: "Adopt, don't shop", level: 1 },
   { name: 'How It Works', level: 2 },
@@ -123,7 +123,7 @@ afterAll(async () => {
 });
 
 describe('landing page', () => {
-  it("shows the spec's placeholders in the stats strip on an empty database", async () => {
+  it('shows the placeholders in the stats strip on an empty database', async () => {
     const page = await openPage(DESKTOP, { quiet: true });
     const stats = page.waitForResponse((r) => isApi(r.request(), 'GET', '/api/stats/landing'));
     await page.goto(`${env.url}/`);
@@ -170,7 +170,7 @@ describe('landing page', () => {
         .toEqual(['0k', '1', '2', '1']);
       expect(await region(page, 'PawHaven in Numbers').locator('[data-live="true"]').count()).toBe(3);
 
-      // Sections in the spec's order, top to bottom.
+      // Sections in their order, top to bottom.
       const tops = await headingTops(page);
       expect(tops).toEqual([...tops].sort((a, b) => a - b));
       expect(await page.getByRole('heading', { level: 1 }).count()).toBe(1);
@@ -313,7 +313,7 @@ describe('contact form', () => {
       await form.getByText('Please enter your name.').waitFor();
       expect(await form.getByLabel('Name').getAttribute('aria-invalid')).toBe('true');
 
-      // The spec's e-mail rule: text@text.text.
+      // The contact form's e-mail rule: text@text.text.
       await form.getByLabel('Name').fill('Ayesha Khan');
       await form.getByLabel('Email').fill('ayesha@mail');
       await form.getByLabel('Message').fill('Can I foster a kitten for a few weeks?');

@@ -33,7 +33,7 @@ export default defineConfig({
         },
       },
       treeshake: {
-        // `@pawhaven/contracts` is pure (ARCHITECTURE §2: "no I/O"): a page that only needs a constant must
+        // `@pawhaven/contracts` is pure (no I/O, no side effects): a page that only needs a constant must
         // not pull every zod schema (and zod) into the initial bundle.
         moduleSideEffects: (id: string) => !/[\\/]contracts[\\/]src[\\/]/.test(id),
       },

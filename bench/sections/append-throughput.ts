@@ -84,7 +84,7 @@ function rawInsertCell(pool: pg.Pool, writers: number, run: string): Cell {
   };
 }
 
-/** ARCHITECTURE §8: append throughput of the PostgreSQL adapter close to raw single-row INSERT throughput. */
+/** The PostgreSQL adapter's append throughput beside raw single-row INSERTs on the same server: it should be close. */
 export const appendThroughput: BenchSection = {
   name: 'append-throughput',
   title: 'PostgresEventStore.append (1 event, exact expected revision) vs raw single-row INSERT',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Limits and timings of the accounts capability (spec 000 §9). */
+/** Limits and timings of the accounts capability. */
 export const ACCOUNT_LIMITS = {
   passwordMinLength: 8,
   otpSeconds: 120,
@@ -20,7 +20,7 @@ export const ACCOUNT_LIMITS = {
   cityMaxLength: 80,
 } as const;
 
-/** User-visible texts, exactly as the spec words them. */
+/** User-visible texts, worded exactly as the product shows them. */
 export const ACCOUNT_MESSAGES = {
   emailRequired: 'Email is required',
   passwordRequired: 'Password is required',
@@ -74,18 +74,18 @@ const PASSWORD_RULES = [
   { label: 'One special character', test: (p: string) => /[^A-Za-z0-9]/.test(p) },
 ] as const;
 
-/** The labels of the password requirements not yet met, in the spec's order. */
+/** The labels of the password requirements not yet met, in the order the form lists them. */
 export const missingPasswordRequirements = (password: string): string[] =>
   PASSWORD_RULES.filter((r) => !r.test(password)).map((r) => r.label);
 
-/** null when the password is acceptable, otherwise the spec's 'Password must have: …' text. */
+/** null when the password is acceptable, otherwise the 'Password must have: …' text. */
 export function passwordProblem(password: string): string | null {
   if (!password) return ACCOUNT_MESSAGES.passwordRequired;
   const missing = missingPasswordRequirements(password);
   return missing.length === 0 ? null : `Password must have: ${missing.join(', ')}`;
 }
 
-/** The spec names the accepted domain by its provider ('Gmail'); other domains are named as they are. */
+/** The accepted domain is named by its provider ('Gmail' for gmail.com); other domains are named as they are. */
 export const domainLabel = (domain: string) => (domain.toLowerCase() === 'gmail.com' ? 'Gmail' : domain);
 export const invalidDomainEmailMessage = (domain: string) =>
   `Please enter a valid ${domainLabel(domain)} address`;
@@ -208,7 +208,7 @@ export const userIdBody = z.object({ id: trimmed('User ID is required') });
 
 export type UserType = 'Veterinarian' | 'Regular User' | 'Admin';
 
-/** The user as every API returns it (spec 000 §3, 001 §3); `_id` and `id` both carry the id. */
+/** The user as every API returns it; `_id` and `id` both carry the id. */
 export type UserDto = {
   _id: string;
   id: string;

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 
 /**
- * Admin dashboard contracts (spec 001 §2 'Administrator dashboard', §3 admin views, §7 admin calls, §8 admin errors;
- * issue 10). Every list is served twice on the same path: the spec's plain array (no `range`), and the
- * `ra-data-simple-rest` convention react-admin's stock provider uses:
+ * Admin dashboard contracts: its screens, rows, calls and errors (issue 10). Every list is served twice on the same
+ * path: a plain array (no `range`), and the `ra-data-simple-rest` convention react-admin's stock provider uses:
  *   GET /api/admin/{resource}?sort=["field","ASC"]&range=[0,24]&filter={"q":"..."}
  *   → JSON array of rows (each with `id`), header `Content-Range: {resource} 0-24/{total}` (exposed to CORS).
  *   GET /api/admin/{resource}/{id} → one row.
@@ -32,8 +31,8 @@ export const ADMIN_LIMITS = {
   /** react-admin's default page. */
   pageSizeDefault: 25,
   /**
-   * The spec's plain-array calls (no `range`) answer at most this many rows, newest first; `X-Total-Count` and
-   * `Content-Range` tell when there are more (use `range` to page). See docs/decisions.md.
+   * The plain-array calls (no `range`) answer at most this many rows, newest first; `X-Total-Count` and `Content-Range`
+   * tell when there are more (use `range` to page). See docs/decisions.md.
    */
   plainListMax: 1000,
   /** Longest `q` search text. */
@@ -57,7 +56,7 @@ export const ADMIN_SORTABLE = {
   events: ['id', 'position'],
 } as const satisfies Record<AdminResource, readonly string[]>;
 
-/** Default sort of each list (the spec's lists show newest first). */
+/** Default sort of each list (the lists show newest first). */
 export const ADMIN_DEFAULT_SORT = {
   users: ['createdAt', 'DESC'],
   adoptions: ['createdAt', 'DESC'],
@@ -124,7 +123,7 @@ export const ADMIN_FILTERS = {
 } as const satisfies Record<AdminResource, z.ZodType>;
 
 // ---------------------------------------------------------------------------------------------------------------
-// Row DTOs (each row carries `id` for react-admin and `_id` for the spec)
+// Row DTOs (each row carries `id` for react-admin and `_id` for the plain-array calls)
 
 export type AdminUserRef = { _id: string; username: string; email: string };
 
@@ -142,7 +141,7 @@ export type AdminUserRow = {
   profileImage: string | null;
   status: 'online' | 'offline';
   lastActive: string | null;
-  /** joinedDate and createdAt are the same instant (the spec names it joinedDate). */
+  /** joinedDate and createdAt are the same instant (the profile calls it joinedDate). */
   joinedDate: string;
   createdAt: string;
   posts: number;
@@ -162,7 +161,7 @@ export type AdminUsersWithStatsDto = {
   totals: { veterinarians: number; regularUsers: number };
 };
 
-/** GET /api/admin/user-stats/{id} (the spec leaves its fields open: the counts plus who it is). */
+/** GET /api/admin/user-stats/{id} (the counts plus who it is). */
 export type AdminUserStatsDto = AdminUserStats & {
   _id: string;
   id: string;
@@ -172,7 +171,7 @@ export type AdminUserStatsDto = AdminUserStats & {
   isVeterinarian: boolean;
 };
 
-/** Adoptions list row: spec 001 §3 admin view of an ad. */
+/** Adoptions list row: the admin's view of an ad. */
 export type AdminAdoptionRow = {
   id: string;
   _id: string;
@@ -193,7 +192,7 @@ export type AdminAdoptionRow = {
   updatedAt: string;
 };
 
-/** Adoption requests list row: spec 001 §3 admin view of a request. */
+/** Adoption requests list row: the admin's view of a request. */
 export type AdminAdoptionRequestRow = {
   id: string;
   _id: string;
@@ -398,10 +397,10 @@ export const ADMIN_SOCKET_ROOM = 'admins';
 export const ADMIN_SOCKET_EVENTS = { rebuildProgress: 'rebuildProgress' } as const;
 
 // ---------------------------------------------------------------------------------------------------------------
-// Texts (spec 001 §2, §5, §8) and the server's refusals
+// Texts of the dashboard and the server's refusals
 
 export const ADMIN_MESSAGES = {
-  // Fallbacks when an answer has no `message` (spec 001 §8)
+  // Fallbacks when an answer has no `message`
   httpError: (status: number) => `HTTP error! status: ${status}`,
   fetchUsersFailed: 'Failed to fetch users',
   fetchStatsFailed: 'Failed to fetch stats',
@@ -415,13 +414,13 @@ export const ADMIN_MESSAGES = {
   deletePostFailed: 'Failed to delete post',
   deleteCommentFailed: 'Failed to delete comment',
   deleteUserFailed: 'Failed to delete user',
-  // Confirmations (spec 001 §5)
+  // Confirmations asked before each deletion
   confirmDeleteAdoption: 'Are you sure you want to delete this adoption post?',
   confirmDeletePost: 'Are you sure you want to delete this post?',
   confirmDeleteComment: 'Are you sure you want to delete this comment?',
   confirmDeleteRequest: 'Are you sure you want to delete this adoption request?',
   confirmDeleteUser: 'Are you sure you want to delete this user and all their data?',
-  // Screens (spec 001 §2)
+  // Screens
   dashboardTitle: 'Admin Dashboard',
   userDistribution: 'User Distribution',
   loading: 'Loading...',
@@ -461,7 +460,7 @@ export const ADMIN_MESSAGES = {
   rebuildStarted: 'Rebuild started',
 } as const;
 
-/** Request status colours of the admin lists (spec 001 §4): display only. */
+/** Request status colours of the admin lists: display only. */
 export const ADMIN_STATUS_COLOURS = {
   pending: 'yellow',
   accepted: 'green',

@@ -6,7 +6,7 @@ export type PetType = (typeof PET_TYPES)[number];
 export const AGE_UNITS = ['yrs', 'months', 'weeks'] as const;
 export const GENDERS = ['Male', 'Female', 'Unknown'] as const;
 export const SIZES = ['Small', 'Medium', 'Large'] as const;
-/** Listing filters (spec 000 §5): other = anything not dog or cat. */
+/** Listing filters: other = anything not dog or cat (case-insensitive). */
 export const PET_FILTERS = ['all', 'dog', 'cat', 'other'] as const;
 
 /** An ad's picture is under 2 MB, a request's proof picture under 5 MB: the limits and their texts come from here. */

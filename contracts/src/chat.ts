@@ -6,7 +6,7 @@ export const CHAT_LIMITS = {
   /** Messages per page of GET /api/messages/{conversationId}; the newest page comes first. */
   messagesPageDefault: 50,
   messagesPageMax: 100,
-  /** Conversation list preview (spec 001 §8). */
+  /** The conversation list's preview of the last message is cut at this many characters. */
   previewLength: 35,
   /** Unread badge shows '9+' above this. */
   unreadBadgeMax: 9,
@@ -15,21 +15,21 @@ export const CHAT_LIMITS = {
   messageGroupWindowMs: 5 * 60_000,
   inputMaxHeightPx: 150,
   mobileBreakpointPx: 1024,
-  /** Chat socket (spec 001 §8). */
+  /** Chat socket: 5 reconnection attempts, 1 s to 5 s apart, 20 s connect timeout. */
   socketReconnectionAttempts: 5,
   socketReconnectionDelayMs: 1000,
   socketReconnectionDelayMaxMs: 5000,
   socketTimeoutMs: 20_000,
   healthTimeoutMs: 5000,
-  /** The conversation list's loading time-out (spec 001 §9 'Chat user-list loading time-out 10 s'). */
+  /** The conversation list stops loading (and shows an empty list) after 10 s. */
   listTimeoutMs: 10_000,
-  /** A signed-in user's id shorter than this is refused before anything loads (spec 001 §5). */
+  /** A signed-in user's id shorter than this is refused before anything loads. */
   minUserIdLength: 10,
-  /** Chat toasts (spec 001 §9). */
+  /** Chat toasts last 3 s. */
   toastMs: 3000,
 } as const;
 
-/** Every user-visible text of the chat pages and the server's refusals (spec 001 §3, §5, §8). */
+/** Every user-visible text of the chat pages and the server's refusals. */
 export const CHAT_MESSAGES = {
   signInRequired: 'You need to sign in to access chat',
   loading: 'Loading your messages...',
@@ -101,7 +101,7 @@ export const sendMessageBody = z.object({
     .max(CHAT_LIMITS.messageMaxLength, CHAT_MESSAGES.textTooLong),
   /** The client's id for the message (a UUID): a retried send with the same id answers the same message. */
   clientMessageId: z.string().trim().uuid('clientMessageId must be a UUID').optional(),
-  /** The client's clock when it was typed (the spec sends it); the server records its own time. */
+  /** The client's clock when it was typed (the client sends it); the server records its own time. */
   timestamp: z.union([z.string(), z.number()]).optional(),
 });
 
@@ -148,7 +148,7 @@ export type MessageDto = {
 export type ConversationDto = {
   _id: string;
   id: string;
-  /** Exactly two user ids (the spec's members / participants). */
+  /** Exactly two user ids (a conversation's members, also called participants). */
   members: string[];
   participants: ChatUserDto[];
   startedBy: string;

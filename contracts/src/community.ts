@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 export const COMMUNITY_LIMITS = {
-  /** The spec hints 10 MB and does not enforce it; the server does. */
+  /** The form hints 10 MB and does not check it; the server enforces it. */
   imageMaxBytes: 10 * 1024 * 1024,
   captionMaxLength: 2000,
   commentMaxLength: 1000,
@@ -14,7 +14,7 @@ export const COMMUNITY_LIMITS = {
   feedRefreshMs: 30_000,
 } as const;
 
-/** Every user-visible text of the community pages and the server's refusals (spec 000 §5, §10; 001 §4, §9). */
+/** Every user-visible text of the community pages and the server's refusals. */
 export const COMMUNITY_MESSAGES = {
   linkCopied: 'Link copied',
   linkCopyFailed: 'Could not copy the link',
@@ -119,7 +119,7 @@ export type PostDto = {
   id: string;
   userId: AuthorDto | null;
   caption: string;
-  /** The spec's post page also reads `text`: the same caption. */
+  /** The post page also reads `text`: the same caption. */
   text: string;
   imageUrl: string;
   /** User ids, a set. */

@@ -1,10 +1,10 @@
 /**
- * The texts of the directory and FAQ pages (spec 000 §2, §8). The page titles, the no-match texts, the
- * details buttons and the FAQ error are the spec's words; the loading and list-failure texts are ours.
+ * The texts of the directory and FAQ pages. The page titles, the no-match texts, the details buttons and the FAQ
+ * error are the product's fixed wording; the loading and list-failure texts were added by us.
  */
 export const DIRECTORY_MESSAGES = {
   faqTitle: 'Frequently Asked Questions',
-  /** The spec's FAQ failure, shown as `Error: ${faqFailed}` (faqError). */
+  /** The FAQ failure, shown as `Error: ${faqFailed}` (faqError). */
   faqFailed: 'Failed to fetch FAQs',
   faqError: 'Error: Failed to fetch FAQs',
   faqEmpty: 'No questions have been added yet.',

@@ -3,7 +3,7 @@ import { EMAIL_ADDRESS, emailField } from './email';
 import { DIRECTORY_SEARCH_MAX } from './directory-texts';
 
 /**
- * The public face: NGO and clinic directories, FAQ, team, landing stats and the contact form (spec 000 §1–§5, §9).
+ * The public face: NGO and clinic directories, FAQ, team, landing stats and the contact form.
  * Directory, FAQ and team content is data (seed files under data/seed, appended as events on first start).
  */
 
@@ -45,7 +45,7 @@ export type TeamMemberDto = {
 /**
  * Live figures of the landing page's stats strip (GET /api/stats/landing, always all four numbers): ads published
  * (except those an admin removed), pets adopted, verified veterinarians, verified community members (admins not
- * counted). All zero before anything happened: the page then shows the spec's placeholders.
+ * counted). All zero before anything happened: the page then shows its placeholders ('0k', '4+').
  */
 export type LandingStatsDto = {
   adsPublished: number;
@@ -67,8 +67,8 @@ export const CONTACT_MESSAGES = {
 } as const;
 
 /**
- * The contact form's e-mail rule. The spec asks for text, at-sign, text, dot, text; the confirmation is mailed to it
- * and directory entries show it as a mailto: link, so it must be a real address (`EMAIL_ADDRESS`).
+ * The contact form's e-mail rule. It asks for text, at-sign, text, dot, text; the confirmation is mailed to it and
+ * directory entries show it as a mailto: link, so it must be a real address (`EMAIL_ADDRESS`).
  */
 export const CONTACT_EMAIL = EMAIL_ADDRESS;
 

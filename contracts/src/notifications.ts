@@ -26,7 +26,7 @@ export const NOTIFICATION_LIMITS = {
   relativeDays: 30,
 } as const;
 
-/** Every user-visible text of the notifications (spec 001 §5, §8). */
+/** Every user-visible text of the notifications. */
 export const NOTIFICATION_MESSAGES = {
   title: 'Notifications',
   markAllRead: 'Mark All Read',
@@ -53,7 +53,7 @@ export const NOTIFICATION_MESSAGES = {
   allMarkedRead: 'All notifications marked as read',
   deleted: 'Notification deleted',
   allDeleted: 'All notifications deleted',
-  // Client texts the spec leaves open
+  // Client texts of our own
   actionFailed: 'Failed to update notifications',
   deleteOne: 'Delete notification',
   markRead: 'Mark as read',

@@ -124,7 +124,7 @@ export const PERSONAL_DATA: Readonly<Record<KnownEventType, PersonalDataRule | N
       text('details.location'),
     ],
   },
-  // Only the ad's owner edits it (ARCHITECTURE §6), so the actor is the owner.
+  // Only the ad's owner may edit it (the server enforces it), so the actor is the owner.
   AdoptionAdUpdated: {
     owner: { actor: true },
     fields: [

@@ -31,7 +31,7 @@ const NgoPage = lazy(() => import('./directory/NgoPage'));
 const FaqPage = lazy(() => import('./directory/FaqPage'));
 const TeamPage = lazy(() => import('./team/TeamPage'));
 
-/** The route table of both spec documents (000 §2, 001 §2). */
+/** The route table of the whole app: every page and its path. */
 export function App() {
   return (
     <Routes>

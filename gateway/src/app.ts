@@ -78,7 +78,7 @@ export type RunningApp = {
   stop(): Promise<void>;
 };
 
-/** The gateway's routing rule (ARCHITECTURE §1): reads go to query-api, everything else to command-api. */
+/** The gateway's routing rule: reads go to query-api, everything else to command-api. */
 const isQuery = (method: string, path: string) =>
   method === 'GET' || method === 'HEAD' || (method === 'POST' && POST_QUERIES.includes(path));
 
@@ -86,7 +86,7 @@ const defaultFrontendDir = path.resolve(import.meta.dirname, '../../frontend/dis
 
 /**
  * The embedded runtime: command-api, projections, query-api, socket.io and the built frontend behind one gateway
- * that routes by method (ARCHITECTURE §1). The distributed deployment runs the same apps as separate services.
+ * that routes by method. The distributed deployment runs the same apps as separate services.
  */
 export async function startApp(opts: StartOptions): Promise<RunningApp> {
   const config = loadConfig(process.env, opts.config ?? {});

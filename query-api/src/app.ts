@@ -45,5 +45,5 @@ export function createQueryApp(deps: QueryDeps, sessionIsOpen: SessionCheck): ex
   return app;
 }
 
-/** Reads that the spec sends as POST; the gateway routes these to the query side. */
+/** Reads that the client sends as POST (getUserById, getAllUsers); the gateway routes these to the query side. */
 export const POST_QUERIES = ['/api/auth/getUserById', '/api/auth/getAllUsers'];

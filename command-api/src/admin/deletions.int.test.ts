@@ -10,9 +10,9 @@ import {
 } from '../../../gateway/src/support/test-app';
 
 /**
- * The administrators' five DELETEs (spec 001 §7) over real HTTP: each removes its target from the lists that showed
- * it, is recorded with the admin as actor, is refused to everyone else with nothing appended, answers 404 for an
- * unknown id and 200 again (nothing recorded) on a retry.
+ * The administrators' five DELETEs (user, ad, request, post, comment) over real HTTP: each removes its target from the
+ * lists that showed it, is recorded with the admin as actor, is refused to everyone else with nothing appended,
+ * answers 404 for an unknown id and 200 again (nothing recorded) on a retry.
  */
 
 let t: TestApp;

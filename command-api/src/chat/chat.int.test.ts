@@ -663,7 +663,7 @@ async function limitedChat(limit: number, more = 0) {
 }
 
 describe('the message rate limit', () => {
-  it('answers 429 with the spec’s text past RATE_LIMIT_MESSAGES, over HTTP and the socket alike', async () => {
+  it('answers 429 with its fixed text past RATE_LIMIT_MESSAGES, over HTTP and the socket alike', async () => {
     const { limited, carol, dave, c } = await limitedChat(3);
     try {
       const say = (text: string) =>

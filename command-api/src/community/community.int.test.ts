@@ -245,7 +245,7 @@ describe('POST /api/posts (create)', () => {
     await refused(() => upload(bob, { caption: 'big' }, big), 413, M.imageTooLarge);
   });
 
-  it('requires a caption and an image, with the spec’s messages', async () => {
+  it('requires a caption and an image, with their fixed messages', async () => {
     const png = await image('png');
     await refused(() => upload(bob, {}, png), 400, M.captionRequired);
     await refused(() => upload(bob, { caption: '   \n\t ' }, png), 400, M.captionRequired);

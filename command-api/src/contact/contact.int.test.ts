@@ -4,9 +4,9 @@ import { loadConfig } from '@pawhaven/platform';
 import { startTestApp, type Json, type TestApp } from '../../../gateway/src/support/test-app';
 
 /**
- * The contact form (spec 000 §5, §7): a message is a command, recorded as an event, kept in the contact_messages
- * read model and confirmed to the sender by e-mail; bad input is refused with the spec's words and records nothing;
- * each client address may send RATE_LIMIT_CONTACT messages per window.
+ * The contact form (POST /api/contact, name, e-mail and message required): a message is a command, recorded as an
+ * event, kept in the contact_messages read model and confirmed to the sender by e-mail; bad input is refused with the
+ * form's own texts and records nothing; each client address may send RATE_LIMIT_CONTACT messages per window.
  */
 
 const TOO_MANY = 'Too many attempts. Please wait a few minutes and try again.';
@@ -147,7 +147,7 @@ describe('POST /api/contact', () => {
     expect(await allEvents(t)).toBe(before);
   });
 
-  it('refuses an address that is not text@text.text with the spec’s message, recording and mailing nothing', async () => {
+  it('refuses an address that is not text@text.text with the form’s message, recording and mailing nothing', async () => {
     const before = await allEvents(t);
     for (const email of [
       'ayesha',
@@ -174,7 +174,7 @@ describe('POST /api/contact', () => {
     expect(await allEvents(t)).toBe(before);
   });
 
-  it('accepts any address of the spec’s shape, not only the sign-up domain', async () => {
+  it('accepts any address of the shape text@text.text, not only the sign-up domain', async () => {
     for (const email of ['x@y.co', 'first.last+tag@mail.example.co.uk']) {
       const res = await t.api.post('/api/contact', message({ email }));
       expect(res.status, email).toBe(201);

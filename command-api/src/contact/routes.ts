@@ -25,7 +25,7 @@ const confirmation = (to: string) => ({
     'this e-mail.\n\nThe PawHaven team',
 });
 
-/** POST /api/contact (spec 000 §7): the contact form, open to visitors; mounted at /api/contact. */
+/** POST /api/contact: the contact form, open to visitors; mounted at /api/contact. */
 export function contactRoutes(deps: CommandDeps): Router {
   const { store, mailer } = deps;
   const now = deps.now ?? (() => new Date());

@@ -6,7 +6,7 @@ import { SEED_DIR } from './seed';
 
 /**
  * The seed files shipped in data/seed are plainly fictional samples: example domains, clearly fake phone numbers,
- * pictures we drew ourselves (frontend/public/media/directory). The spec's counts: 13 NGOs, 14 clinics.
+ * pictures we drew ourselves (frontend/public/media/directory). The shipped counts: 13 NGOs, 14 clinics.
  */
 
 type Entry = Record<string, unknown> & { key: string };
@@ -31,7 +31,7 @@ const strings = (value: unknown): string[] =>
         : [];
 
 describe('the shipped seed files', () => {
-  it('hold the spec’s counts and valid entries with unique keys', () => {
+  it('hold the shipped counts and valid entries with unique keys', () => {
     expect(ngos).toHaveLength(13);
     expect(clinics).toHaveLength(14);
     expect(faq.length).toBeGreaterThanOrEqual(10);

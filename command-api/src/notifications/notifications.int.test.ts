@@ -464,7 +464,7 @@ describe('reading and deleting notifications', () => {
     const as = (authorization: string) => ({ headers: { authorization } });
     for (const [method, path] of calls) {
       await refused(() => api.request(method, path), 401, M.noToken);
-      // Not a bearer token at all: the spec's wording.
+      // Not a bearer token at all: 'Authentication required'.
       await refused(() => api.request(method, path, as(`Basic ${btoa('a:b')}`)), 401, M.authRequired);
       // A bearer token that does not verify is refused before any route, the same everywhere.
       await refused(

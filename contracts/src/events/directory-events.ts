@@ -27,7 +27,7 @@ export type ClinicListedData = {
   image: string;
   veterinarians: { name: string; specialization: string }[];
   servicesOffered: string[];
-  /** The e-mail is optional (spec 000 §3). */
+  /** A clinic's e-mail is optional. */
   contact: { phone: string; email: string | null };
   order: number;
   listedAt: string;

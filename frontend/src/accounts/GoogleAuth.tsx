@@ -108,8 +108,8 @@ type Pending = { email: string; username: string; credential: string };
 
 /**
  * The Google button (only when the server has a Google client id) and the 'Welcome, {name}!' dialog that
- * completes a first Google sign-in by asking how the user registers (spec 000 §2, §4).
- * The server keeps Google sessions persistent, so the browser keeps them in localStorage to match.
+ * completes a first Google sign-in by asking how the user registers. The server keeps Google sessions persistent, so
+ * the browser keeps them in localStorage to match.
  */
 export function GoogleAuth() {
   const { data: config } = useConfig();

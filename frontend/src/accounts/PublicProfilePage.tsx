@@ -40,7 +40,7 @@ import { formatDate, relativeActive } from './profile/display';
 /** The public profile answer: the user's public fields with the join and last-active times and counts. */
 type ProfileData = PublicUserDto & { postCount?: number; adoptionAdCount?: number };
 
-/** An ad as a profile shows it (spec 001 §3): likes and comments are counted when the server sends them. */
+/** An ad as a profile shows it: likes and comments are counted when the server sends them. */
 type ProfileAd = AdoptionAdDto & {
   likes?: unknown[];
   comments?: unknown[];
@@ -48,7 +48,7 @@ type ProfileAd = AdoptionAdDto & {
   commentCount?: number;
 };
 
-/** Lists that fail to load are shown as empty (spec 001 §4). */
+/** Lists that fail to load are shown as empty. */
 async function listOrEmpty<T>(load: () => Promise<unknown>): Promise<T[]> {
   try {
     const data = await load();
@@ -64,9 +64,9 @@ const count = (list: unknown[] | undefined, n: number | undefined) =>
   typeof n === 'number' ? n : (list?.length ?? 0);
 
 /**
- * The public profile (spec 001 §2/§4): back and 'Profile'; Message (for a signed-in user on another user's
- * profile); avatar, name with the vet badge, city, '{n} Adoption Ads', about, Joined and Active; the Adoption Ads and
- * Posts tabs with their loading texts, empty states and cards; 'Profile Not Found' when it cannot be loaded.
+ * The public profile: back and 'Profile'; Message (for a signed-in user on another user's profile); avatar, name with
+ * the vet badge, city, '{n} Adoption Ads', about, Joined and Active; the Adoption Ads and Posts tabs with their loading
+ * texts, empty states and cards; 'Profile Not Found' when it cannot be loaded.
  */
 export default function PublicProfilePage() {
   const { userId = '' } = useParams();

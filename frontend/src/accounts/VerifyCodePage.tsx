@@ -14,7 +14,7 @@ import { resetFlow } from '../shared/storage';
 import { accountsApi } from './api';
 import { AuthCard } from './AuthCard';
 
-/** Password reset, step 2: the emailed code. A verified code is kept for the reset step (spec 000 §4). */
+/** Password reset, step 2: the emailed code. A verified code is kept for the reset step. */
 export default function VerifyCodePage() {
   const navigate = useNavigate();
   const state = useLocation().state as { email?: string; notice?: string } | null;

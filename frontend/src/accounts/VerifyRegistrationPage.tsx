@@ -17,8 +17,8 @@ import { registrationTokens } from './registration-token';
 import { mmss, useCountdown } from './useCountdown';
 
 /**
- * Email verification after sign-up (spec 000 §2, §4): the code is valid for 120 s; at 0 the page shows
- * 'Expired', Resend OTP becomes available and Verify is disabled. Success goes to /signin after 2 s.
+ * Email verification after sign-up: the code is valid for 120 s; at 0 the page shows 'Expired', Resend OTP becomes
+ * available and Verify is disabled. Success goes to /signin after 2 s.
  *
  * The code is sent with the sign-up's registration token this tab kept: a sign-up replaced by a newer one (maybe
  * someone else's) or expired is told to sign up again; without a token (another browser) the user is sent to

@@ -1,7 +1,7 @@
 import type { AuthResponse, PublicUserDto, RegisterResponse, UserDto } from '@pawhaven/contracts';
 import { api } from '../shared/api';
 
-/** Calls of the auth root (`/api/auth`, spec 000 §7). Every command answer may also carry `position`. */
+/** Calls of the auth root (`/api/auth`). Every command answer may also carry `position`. */
 const AUTH = '/api/auth';
 
 type Message = { message: string; position?: string };

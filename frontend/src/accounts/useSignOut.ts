@@ -8,7 +8,7 @@ import { accountsApi } from './api';
 
 /**
  * Sign-out: the server revokes the refresh session, the browser forgets the session in both storages and the
- * user lands on /signin (spec 000 §4, 001 §4). Failures keep the user signed in and say so.
+ * user lands on /signin. Failures keep the user signed in and say so.
  */
 export function useSignOut() {
   const navigate = useNavigate();

@@ -20,7 +20,7 @@ import { RequestStatusChip } from './components/StatusChip';
 import { shortDate, userIdOf } from './format';
 import { useWithdrawRequest } from './hooks';
 
-/** 'Server error: {status}' or the server's message or error (spec 000 §8). */
+/** 'Server error: {status}' or the server's message or error. */
 function historyError(err: unknown) {
   if (err instanceof ApiError)
     return err.serverMessage ?? (err.kind === 'http' ? `Server error: ${err.status}` : err.message);

@@ -52,7 +52,7 @@ function useDebounced<T>(value: T, ms: number): T {
   return debounced;
 }
 
-/** The adoption listing (spec 000 §2): hero, inline create form, disclaimer, filters, search, cards, Load more. */
+/** The adoption listing: hero, inline create form, disclaimer, filters, search, cards, Load more. */
 export default function AdoptionPage() {
   const { user, ready } = useSession();
   const viewerId = userIdOf(user);

@@ -12,7 +12,7 @@ import { AdoptionAdForm } from './components/AdoptionAdForm';
 /** Navigation state that /my-adoptions shows for 5 seconds. */
 export type MyAdoptionsState = { message?: string };
 
-/** The create adoption ad page (spec 000 §2): on success it goes to /my-adoptions with the success text. */
+/** The create adoption ad page: on success it goes to /my-adoptions with the success text. */
 export default function CreateAdoptionPage() {
   const navigate = useNavigate();
   const { user, ready } = useSession();

@@ -31,7 +31,7 @@ type Heading = 'h1' | 'h2';
 
 /**
  * The signed-in user's adoption ads with their incoming requests: inline edit, delete (after confirmation),
- * accept and reject (spec 000 §2/§4). Used by /my-adoptions and by the profile page's 'My Adoptions' view.
+ * accept and reject. Used by /my-adoptions and by the profile page's 'My Adoptions' view.
  */
 export function MyAdoptionsPanel({
   heading = 'h2',

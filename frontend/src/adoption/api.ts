@@ -9,7 +9,7 @@ import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import { api } from '../shared/api';
 import { ADOPTION_QUERY_ROOTS } from './live';
 
-/** Calls of the adoption context (spec 000 §7). Every command answer carries `position` (read-your-writes). */
+/** Calls of the adoption context. Every command answer carries `position` (read-your-writes). */
 const ROOT = '/api/adoptions';
 const LIST_TIMEOUT_MS = 10_000;
 /** Image uploads take longer than the client's default 5 s on a slow phone connection. */
@@ -66,7 +66,7 @@ export const adoptionApi = {
 };
 
 export const LIST_PAGE_SIZE = ADOPTION_LIMITS.pageSizeDefault;
-/** The listing is cached for 5 minutes and cleared after a request, accept or reject (spec 000 §9). */
+/** The listing is cached for 5 minutes and cleared after a request, accept or reject. */
 export const LIST_STALE_MS = 5 * 60_000;
 
 export const adoptionKeys = {

@@ -23,7 +23,7 @@ export const breedText = (ad: Pick<AdoptionAdDto, 'breed'>) => ad.breed?.trim() 
 export const locationText = (ad: Pick<AdoptionAdDto, 'location'>) =>
   ad.location?.trim() || ADOPTION_MESSAGES.locationMissing;
 
-/** 'Read more...' is offered above this many characters; the card shows 3 lines (spec 000 §9). */
+/** 'Read more...' is offered above this many characters; the card shows 3 lines. */
 export const isLongDescription = (text: string) => text.length > ADOPTION_LIMITS.cardDescriptionChars;
 
 const FLAG_LABELS = {
@@ -50,7 +50,7 @@ export function attributeLabels(ad: Pick<AdoptionAdDto, 'gender' | 'size' | PetF
   return out;
 }
 
-/** History dates: en-US, short (spec 000 §9). */
+/** History dates: en-US, short. */
 export function shortDate(value: string | null | undefined) {
   if (!value) return null;
   const d = new Date(value);
@@ -74,7 +74,7 @@ export const REQUEST_STATUS_COLORS = {
   closed: 'default',
 } as const satisfies Record<RequestStatus, string>;
 
-/** The server's own text when it answered, else the spec's fallback (spec 000 §8). */
+/** The server's own text when it answered, else the fixed fallback text. */
 export function failureText(err: unknown, fallback: string) {
   if (err instanceof ApiError) return err.serverMessage ?? fallback;
   return fallback;

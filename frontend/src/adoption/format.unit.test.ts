@@ -57,7 +57,7 @@ describe('adoption card texts', () => {
 });
 
 describe('adoption errors and images', () => {
-  it("shows the server's message, else the spec's fallback", () => {
+  it("shows the server's message, else the fixed fallback", () => {
     const withMessage = new ApiError('http', 409, 'This request has already been answered', {}, 'x');
     const without = new ApiError('http', 500, null, null, 'x');
     const offline = new ApiError('network', 0, null, null, 'Network error');

@@ -1,5 +1,5 @@
 /**
- * The adoption capability (spec 000 §2–§9): listing, create, own ads with requests, history.
+ * The adoption capability: listing, create, own ads with requests, history.
  *
  * Pages are default exports of their own files so App.tsx can lazy-load each as its own chunk:
  *   lazy(() => import('./adoption/AdoptionPage'))

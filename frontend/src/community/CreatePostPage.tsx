@@ -11,8 +11,8 @@ import { PageLoader } from '../shared/ui/PageLoader';
 import { CreatePostForm } from './components/CreatePostForm';
 
 /**
- * The create-post page (spec 000 §2): caption, image and Create Post; on success it goes to /posts, where the new
- * post is first. A failure reads 'Failed to create post. Please try again.', with the server's reason under it.
+ * The create-post page: caption, image and Create Post; on success it goes to /posts, where the new post is first. A
+ * failure reads 'Failed to create post. Please try again.', with the server's reason under it.
  */
 export default function CreatePostPage() {
   const navigate = useNavigate();

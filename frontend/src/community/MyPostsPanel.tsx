@@ -26,9 +26,9 @@ import { failureText, longDate, postPath, userIdOf } from './format';
 import { useDeletePost, useEditCaption } from './hooks';
 
 /**
- * The signed-in user's shared posts (spec 000 §2): each with its likes and comment counts, inline caption edit,
- * delete after confirmation and its comments ('Unknown User' for a gone author; 'No comments yet. Be the first to
- * comment!' without any). Used by /my-posts and by the profile page's 'My Posts' view.
+ * The signed-in user's shared posts: each with its likes and comment counts, inline caption edit, delete after
+ * confirmation and its comments ('Unknown User' for a gone author; 'No comments yet. Be the first to comment!' without
+ * any). Used by /my-posts and by the profile page's 'My Posts' view.
  */
 export function MyPostsPanel({
   heading = 'h2',

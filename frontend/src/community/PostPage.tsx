@@ -17,8 +17,8 @@ import { PostCard } from './components/PostCard';
 import { isNotFound } from './format';
 
 /**
- * The single post page (spec 001 §2/§4): back link to /posts, the post with its author, badge, image, caption,
- * like and comment counts, every comment thread ('Vet' on vets' comments) and the comment form. Visitors read.
+ * The single post page: back link to /posts, the post with its author, badge, image, caption, like and comment counts,
+ * every comment thread ('Vet' on vets' comments) and the comment form. Visitors read.
  */
 export default function PostPage() {
   const { id = '' } = useParams();

@@ -22,9 +22,9 @@ import { PostCard } from './components/PostCard';
 import { failureText } from './format';
 
 /**
- * The community feed (spec 000 §2/§4): Create Post (inline form) and My Posts for signed-in users, 'Sign in to
- * Post' for visitors; a spinner, an error panel or the empty state; the cards, newest first, with Load more.
- * It refreshes silently every 30 seconds (a small spinner shows), paused while the form is open.
+ * The community feed: Create Post (inline form) and My Posts for signed-in users, 'Sign in to Post' for visitors; a
+ * spinner, an error panel or the empty state; the cards, newest first, with Load more. It refreshes silently every 30
+ * seconds (a small spinner shows), paused while the form is open.
  */
 export default function PostsPage() {
   const navigate = useNavigate();

@@ -2,7 +2,7 @@ import { COMMUNITY_LIMITS, type CommentDto, type LikeResponse, type PostDto } fr
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import { api } from '../shared/api';
 
-/** Calls of the community context (spec 000 §7, 001 §7). Every command answer carries `position`. */
+/** Calls of the community context. Every command answer carries `position`. */
 const POSTS = '/api/posts';
 const COMMENTS = '/api/comments';
 const LIST_TIMEOUT_MS = 10_000;
@@ -105,7 +105,7 @@ export function patchPost(
   );
 }
 
-/** A new post goes first in the feed (spec 000 §4); the other lists are read again. */
+/** A new post goes first in the feed; the other lists are read again. */
 export function addToFeed(queryClient: QueryClient, post: PostDto) {
   queryClient.setQueriesData<FeedData>({ queryKey: communityKeys.feed() }, (old) => {
     if (!old || old.pages.length === 0) return old;

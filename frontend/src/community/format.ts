@@ -14,7 +14,7 @@ export const userIdOf = (user: Pick<UserDto, 'id' | '_id'> | null | undefined) =
 /** The author's id of a post or comment; null when the account is gone. */
 export const authorIdOf = (item: { userId: AuthorDto | null }) => item.userId?._id || item.userId?.id || null;
 
-/** 'Unknown User' when the author's account is gone or has no name (spec 000 §8). */
+/** 'Unknown User' when the author's account is gone or has no name. */
 export const authorName = (item: { userId: AuthorDto | null }) =>
   item.userId?.username?.trim() || COMMUNITY_MESSAGES.unknownUser;
 
@@ -37,11 +37,11 @@ const format = (value: string | null | undefined, opts: Intl.DateTimeFormatOptio
   return time ? d.toLocaleString('en-US', opts) : d.toLocaleDateString('en-US', opts);
 };
 
-/** Posts: en-US long form, 'January 5, 2026' (spec 000 §9). */
+/** Posts: en-US long form, 'January 5, 2026'. */
 export const longDate = (value: string | null | undefined) =>
   format(value, { year: 'numeric', month: 'long', day: 'numeric' });
 
-/** Comments: en-US short form with time, 'Jan 5, 2026, 3:04 PM' (spec 000 §9). */
+/** Comments: en-US short form with time, 'Jan 5, 2026, 3:04 PM'. */
 export const commentDate = (value: string | null | undefined) =>
   format(
     value,
@@ -49,7 +49,7 @@ export const commentDate = (value: string | null | undefined) =>
     true,
   );
 
-/** Posts on a public profile: short month and day, 'Jan 5' (spec 001 §2). */
+/** Posts on a public profile: short month and day, 'Jan 5'. */
 export const monthDay = (value: string | null | undefined) =>
   format(value, { month: 'short', day: 'numeric' });
 
@@ -64,8 +64,8 @@ export const commentCountOf = (post: Pick<PostDto, 'comments' | 'commentCount'>)
 const TITLE_MAX = 80;
 
 /**
- * A post on a public profile (spec 001 §2): its caption is the title (the first line, cut at 80 characters;
- * 'Pet Story' without one) and the text shows only what the title does not already say.
+ * A post on a public profile: its caption is the title (the first line, cut at 80 characters; 'Pet Story' without one)
+ * and the text shows only what the title does not already say.
  */
 export function postTitleAndText(post: Pick<PostDto, 'caption' | 'text'>) {
   const caption = (post.caption ?? '').trim();
@@ -119,7 +119,7 @@ export function withoutComment(comments: readonly CommentDto[], commentId: strin
   }
 }
 
-/** The server's own text when it answered, else the spec's fallback (spec 000 §8). */
+/** The server's own text when it answered, else the fixed fallback text. */
 export function failureText(err: unknown, fallback: string) {
   if (err instanceof ApiError && err.kind === 'http') return err.serverMessage ?? fallback;
   return fallback;

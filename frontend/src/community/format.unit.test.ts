@@ -52,7 +52,7 @@ describe('community display helpers', () => {
     expect(liveCount(buildThreads(afterA))).toBe(2);
   });
 
-  it('formats dates as the spec does (en-US)', () => {
+  it('formats dates in en-US: long on posts, short with time on comments', () => {
     expect(longDate('2026-01-05T10:04:00')).toBe('January 5, 2026');
     expect(monthDay('2026-01-05T10:04:00')).toBe('Jan 5');
     expect(commentDate('2026-01-05T15:04:00')).toBe('Jan 5, 2026, 3:04 PM');

@@ -9,7 +9,7 @@ import { authorFromUser, failureText, TEMP_PREFIX, userIdOf, withoutComment } fr
 
 /**
  * Like toggle, optimistic: the heart turns at once, the server's likes list replaces ours when it answers, and a
- * failure puts the list back and is only logged (spec 000 §4, §8). One toggle per post at a time.
+ * failure puts the list back and is only logged. One toggle per post at a time.
  */
 export function useLikePost() {
   const queryClient = useQueryClient();
@@ -63,7 +63,7 @@ type NewComment = {
 
 /**
  * A comment or a reply, optimistic: it shows at once under the post, is replaced by the server's comment when
- * that answers, and removed again on failure, which is only logged (spec 000 §4, §8).
+ * that answers, and removed again on failure, which is only logged.
  */
 export function useAddComment() {
   const queryClient = useQueryClient();

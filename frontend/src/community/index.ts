@@ -1,5 +1,5 @@
 /**
- * The community capability (spec 000 §2–§9, 001 §2–§9): the feed, create post, own posts, the single post page.
+ * The community capability: the feed, create post, own posts, the single post page.
  *
  * Pages are default exports of their own files so App.tsx can lazy-load each as its own chunk:
  *   lazy(() => import('./community/PostsPage'))

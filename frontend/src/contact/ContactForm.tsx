@@ -18,10 +18,9 @@ import {
 } from './validation';
 
 /**
- * The contact form of the landing page and /contactus (spec 000 §2, §4, §5, §8): name, e-mail and message are
- * required and the e-mail must be text@text.text, else nothing is sent. After a send the fields reset and the
- * success flag shows for 5 seconds; a failure says so (the server's text when it gave one, e.g. on 429) and keeps
- * what was typed.
+ * The contact form of the landing page and /contactus: name, e-mail and message are required and the e-mail must be
+ * text@text.text, else nothing is sent. After a send the fields reset and the success flag shows for 5 seconds; a
+ * failure says so (the server's text when it gave one, e.g. on 429) and keeps what was typed.
  */
 export function ContactForm({ idPrefix }: { idPrefix?: string }) {
   const autoId = useId();

@@ -1,7 +1,7 @@
 import Box from '@mui/material/Box';
 import { ContactSection } from './ContactSection';
 
-/** /contactus (spec 000 §2): the same contact block and form as the landing page, as a page of its own. */
+/** /contactus: the same contact block and form as the landing page, as a page of its own. */
 export default function ContactPage() {
   return (
     <Box>

@@ -24,8 +24,8 @@ const FACTS = [
 ];
 
 /**
- * The contact block of the landing page and /contactus (spec 000 §1, §2): where we are (Lahore, nationwide, a
- * 24/7 rescue support network) beside the contact form.
+ * The contact block of the landing page and /contactus: where we are (Lahore, nationwide, a 24/7 rescue support
+ * network) beside the contact form.
  */
 export function ContactSection({
   title = 'Get in Touch',

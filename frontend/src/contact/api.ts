@@ -1,7 +1,7 @@
 import { api } from '../shared/api';
 import type { ContactFields } from './validation';
 
-/** POST /api/contact (spec 000 §7): 201 {success, message, position}. */
+/** POST /api/contact: 201 {success, message, position}. */
 export type ContactAnswer = { success?: boolean; message?: string; position?: string };
 
 export const contactApi = {

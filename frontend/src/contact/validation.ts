@@ -2,16 +2,16 @@ import { CONTACT_EMAIL, CONTACT_MESSAGES } from '@pawhaven/contracts';
 import { ApiError } from '../shared/api';
 
 /**
- * The contact form's rules (spec 000 §4, §5, §8, §9): name, e-mail and message are required; the e-mail must be
- * text, at-sign, text, dot, text ('Please enter a valid email address.'), else nothing is sent. After a send the
- * fields reset and the success flag shows for 5 seconds.
+ * The contact form's rules: name, e-mail and message are required; the e-mail must be text, at-sign, text, dot, text
+ * ('Please enter a valid email address.'), else nothing is sent. After a send the fields reset and the success flag
+ * shows for 5 seconds.
  */
 export type ContactFields = { name: string; email: string; message: string };
 export type ContactErrors = Partial<Record<keyof ContactFields, string>>;
 
 export const EMPTY_CONTACT: ContactFields = { name: '', email: '', message: '' };
 
-/** The spec's success flag duration. */
+/** How long the success flag shows after a send. */
 export const CONTACT_SUCCESS_MS = 5000;
 
 export const isValidContactEmail = (email: string) => CONTACT_EMAIL.test(email.trim());

@@ -15,9 +15,8 @@ const countText = (n: number) =>
   n === 0 ? 'No matching clinics' : n === 1 ? '1 clinic listed' : `${n} clinics listed`;
 
 /**
- * The clinics directory (spec 000 §2): search by name or location (`?q=` in the address), cards with name and
- * location, and a View Clinic Details modal with the services, the veterinarians (name, specialization) and the
- * contact links.
+ * The clinics directory: search by name or location (`?q=` in the address), cards with name and location, and a View
+ * Clinic Details modal with the services, the veterinarians (name, specialization) and the contact links.
  */
 export default function ClinicsPage() {
   const search = useDirectorySearch('clinics', directoryApi.clinics, filterClinics);

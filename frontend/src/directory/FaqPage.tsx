@@ -16,9 +16,9 @@ import { PageHeading } from './components/DirectoryLayout';
 import { toggleOpen } from './faq';
 
 /**
- * The FAQ (spec 000 §2, §7, §8): the questions from GET /api/faqRoutes; clicking one opens its answer and closes
- * the one open before (one open at a time); clicking it again closes it. A spinner while loading, and
- * 'Error: Failed to fetch FAQs' when the list cannot be read.
+ * The FAQ: the questions from GET /api/faqRoutes; clicking one opens its answer and closes the one open before (one
+ * open at a time); clicking it again closes it. A spinner while loading, and 'Error: Failed to fetch FAQs' when the
+ * list cannot be read.
  */
 export default function FaqPage() {
   const faqs = useQuery({

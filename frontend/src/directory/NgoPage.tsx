@@ -15,8 +15,8 @@ const countText = (n: number) =>
   n === 0 ? 'No matching NGOs' : n === 1 ? '1 NGO listed' : `${n} NGOs listed`;
 
 /**
- * The NGO directory (spec 000 §2): search by name or description (`?q=` in the address), a grid of cards with
- * View NGO Details, and a modal with the mission, the services offered and the contact links.
+ * The NGO directory: search by name or description (`?q=` in the address), a grid of cards with View NGO Details, and a
+ * modal with the mission, the services offered and the contact links.
  */
 export default function NgoPage() {
   const search = useDirectorySearch('ngos', directoryApi.ngos, filterNgos);

@@ -3,8 +3,8 @@ import { api } from '../shared/api';
 import { normaliseTerm } from './search';
 
 /**
- * The public reads of the directories and the FAQ (spec 000 §2, §7). Visitors use them: no token is sent.
- * `q` is the search term as typed; the server gets it trimmed (an empty term asks for the whole list).
+ * The public reads of the directories and the FAQ. Visitors use them: no token is sent. `q` is the search term as
+ * typed; the server gets it trimmed (an empty term asks for the whole list).
  */
 const withQuery = (path: string, raw: string) => {
   const q = normaliseTerm(raw);
@@ -18,7 +18,7 @@ export const directoryApi = {
     asList<NgoDto>(await api.get(withQuery('/api/ngos', q), { auth: false, signal })),
   clinics: async (q: string, signal?: AbortSignal) =>
     asList<ClinicDto>(await api.get(withQuery('/api/clinics', q), { auth: false, signal })),
-  /** The spec's path (§7: GET /faqRoutes). */
+  /** The FAQ keeps its historical path, GET /api/faqRoutes. */
   faqs: async (signal?: AbortSignal) =>
     asList<FaqDto>(await api.get('/api/faqRoutes', { auth: false, signal })),
 };

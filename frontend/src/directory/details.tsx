@@ -7,8 +7,8 @@ import { Location } from './components/Location';
 import { clinicImageAlt, ngoImageAlt } from './texts';
 
 /**
- * The details modals of the two directories (spec 000 §2). Their own chunk (MUI's dialog, focus trap and
- * transitions): fetched when the pointer or the focus reaches the grid, so the cards are not held back by it.
+ * The details modals of the two directories. Their own chunk (MUI's dialog, focus trap and transitions): fetched when
+ * the pointer or the focus reaches the grid, so the cards are not held back by it.
  */
 
 type DetailsProps = { open: boolean; onClose: () => void };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toggleOpen } from './faq';
 
-describe('FAQ one-open rule (spec 000 §2)', () => {
+describe('FAQ one-open rule', () => {
   it('opens a question when none is open', () => {
     expect(toggleOpen(null, 'a')).toBe('a');
   });

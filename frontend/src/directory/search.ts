@@ -1,9 +1,9 @@
 import { DIRECTORY_SEARCH_MAX, type ClinicDto, type NgoDto } from '@pawhaven/contracts';
 
 /**
- * The directory search (spec 000 §4): case-insensitive substring, NGOs by name or description, clinics by name or
- * location; an empty (or blank) query shows all. The same rule as the server's `?q=` (query-api), so the page can
- * filter what it already holds while the server's answer is on its way.
+ * The directory search: case-insensitive substring, NGOs by name or description, clinics by name or location; an empty
+ * (or blank) query shows all. The same rule as the server's `?q=` (query-api), so the page can filter what it already
+ * holds while the server's answer is on its way.
  */
 
 /** The term as the server sees it: trimmed, at most DIRECTORY_SEARCH_MAX characters, lower-cased. */

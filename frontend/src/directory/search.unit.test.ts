@@ -12,7 +12,7 @@ const clinics = [
   { name: 'Islamabad Animal Hospital', location: 'F-10 Markaz, Islamabad' },
 ];
 
-describe('directory search (spec 000 §4)', () => {
+describe('directory search', () => {
   it('normalises a term as the server does: trimmed, lower-cased, at most 200 characters', () => {
     expect(normaliseTerm('  LaHoRe \n')).toBe('lahore');
     expect(normaliseTerm(null)).toBe('');

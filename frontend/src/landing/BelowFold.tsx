@@ -15,11 +15,11 @@ const SECTIONS = [
 ];
 
 /**
- * The landing page below How It Works (spec 000 §1, in order): What We Offer, the stats strip, the Support trio,
- * the ambassador and collaborator cards, and the contact block. Its own chunk, loaded after the hero is shown.
- * The sections are added one at a time, each in a transition after the previous one is committed (React's
- * scheduler runs them as separate, interruptible tasks), so building them never blocks the phone for long; the
- * space below is kept until the last one is in (nothing visible moves).
+ * The landing page below How It Works, in this order: What We Offer, the stats strip, the Support trio, the ambassador
+ * and collaborator cards, and the contact block. Its own chunk, loaded after the hero is shown. The sections are added
+ * one at a time, each in a transition after the previous one is committed (React's scheduler runs them as separate,
+ * interruptible tasks), so building them never blocks the phone for long; the space below is kept until the last one is
+ * in (nothing visible moves).
  */
 export default function BelowFold() {
   const [count, setCount] = useState(1);

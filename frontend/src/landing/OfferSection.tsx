@@ -12,7 +12,7 @@ import ShoppingIcon from '@mui/icons-material/ShoppingBasketOutlined';
 import VolunteerIcon from '@mui/icons-material/VolunteerActivismOutlined';
 import { SectionHeading } from './SectionHeading';
 
-/** The six services of What We Offer (spec 000 §1), in the spec's order. */
+/** The six services of What We Offer, in their order on the page. */
 const SERVICES = [
   {
     Icon: SchoolIcon,

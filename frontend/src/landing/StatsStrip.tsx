@@ -7,8 +7,8 @@ import { STATS_STALE_MS, landingApi, landingKeys } from './api';
 import { statFigures } from './stats';
 
 /**
- * The stats strip (spec 000 §1, §9): live figures from GET /api/stats/landing; while there are none (an empty
- * database) or the read fails, the spec's placeholders ('0k', '4+').
+ * The stats strip: live figures from GET /api/stats/landing; while there are none (an empty database) or the read
+ * fails, placeholders ('0k', '4+').
  */
 export function StatsStrip() {
   const stats = useQuery({

@@ -9,7 +9,7 @@ import { SectionHeading } from './SectionHeading';
 export const SUPPORT_IMAGE_WIDTH = 240;
 export const SUPPORT_IMAGE_HEIGHT = 160;
 
-/** The Support trio (spec 000 §1): adopt, rescue, foster. The pictures are our own (public/media/landing). */
+/** The Support trio: adopt, rescue, foster. The pictures are our own (public/media/landing). */
 const WAYS = [
   {
     key: 'adopt',

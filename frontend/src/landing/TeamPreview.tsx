@@ -12,8 +12,8 @@ import { TeamGrid } from '../team/TeamGrid';
 import { SectionHeading } from './SectionHeading';
 
 /**
- * The landing page's ambassador and collaborator cards (spec 000 §2): the first three, and 'See More Team
- * Members' when there are more, which opens /team with the whole list in the navigation state (`allMembers`).
+ * The landing page's ambassador and collaborator cards: the first three, and 'See More Team Members' when there are
+ * more, which opens /team with the whole list in the navigation state (`allMembers`).
  */
 export function TeamPreview() {
   const team = useQuery({

@@ -1,15 +1,15 @@
 import type { LandingStatsDto } from '@pawhaven/contracts';
 
 /**
- * The landing page's stats strip (spec 000 §1, §9): four figures read live from GET /api/stats/landing. A figure
- * that is not there yet (an empty database, a failed read, a zero) shows the spec's placeholder instead: '0k' for
- * adoption, rescued and clients, '4+' for services.
+ * The landing page's stats strip: four figures read live from GET /api/stats/landing. A figure that is not there yet
+ * (an empty database, a failed read, a zero) shows a placeholder instead: '0k' for adoption, rescued and clients, '4+'
+ * for services.
  */
 export type StatKey = 'adoption' | 'rescued' | 'clients' | 'services';
 
 export type StatItem = {
   key: StatKey;
-  /** The spec's label of the figure. */
+  /** The figure's label. */
   label: string;
   /** What the live figure counts. */
   caption: string;

@@ -4,7 +4,7 @@ import { formatCount, statFigures } from './stats';
 const values = (stats: unknown) => statFigures(stats).map((f) => `${f.label}:${f.value}`);
 
 describe('landing stats strip', () => {
-  it("shows the spec's placeholders without figures: 0k for adoption, rescued and clients, 4+ for services", () => {
+  it('shows placeholders without figures: 0k for adoption, rescued and clients, 4+ for services', () => {
     const placeholders = ['Adoption:0k', 'Rescued:0k', 'Clients:0k', 'Services:4+'];
     expect(values(null)).toEqual(placeholders);
     expect(values(undefined)).toEqual(placeholders);

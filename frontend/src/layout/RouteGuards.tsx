@@ -6,15 +6,15 @@ import { PageLoader } from '../shared/ui/PageLoader';
 import { isAdminPath } from './navigation';
 
 /**
- * Admin confinement (spec 001 §2): an administrator is sent to /admin-dashboard from any other path, and a
- * non-admin or visitor entering the dashboard is sent to /.
+ * Admin confinement: an administrator is sent to /admin-dashboard from any other path, and a non-admin or visitor
+ * entering the dashboard is sent to /.
  */
 export function AdminConfinement() {
   const user = useCurrentUser();
   const { pathname } = useLocation();
   const admin = Boolean(user?.isAdmin);
   if (admin && !isAdminPath(pathname)) return <Navigate to="/admin-dashboard" replace />;
-  // An admin whose session just ended (sign-out, lost credentials) goes to /signin (spec 001 §4), others to /.
+  // An admin whose session just ended (sign-out, lost credentials) goes to /signin, others to /.
   if (!admin && isAdminPath(pathname))
     return <Navigate to={sessionStore.justEnded() ? '/signin' : '/'} replace />;
   return (

@@ -1,4 +1,4 @@
-/** The top navigation shown to everybody (spec 000 §2, global layout). */
+/** The top navigation shown to everybody, in its order. */
 export const NAV_ITEMS = [
   { to: '/', label: 'Home', end: true },
   { to: '/clinics', label: 'Clinics & Vets' },

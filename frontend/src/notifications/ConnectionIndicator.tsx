@@ -8,7 +8,7 @@ const LOOK: Record<RealtimeStatus, { label: string; color: string }> = {
   offline: { label: NOTIFICATION_MESSAGES.offline, color: 'text.disabled' },
 };
 
-/** Real-time, Polling or Offline: how the notifications reach this page now (spec 001 §2, §4). */
+/** Real-time, Polling or Offline: how the notifications reach this page now. */
 export function ConnectionIndicator() {
   const { status } = useRealtime();
   const { label, color } = LOOK[status];

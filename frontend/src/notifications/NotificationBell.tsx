@@ -17,9 +17,9 @@ import { useNotificationsLive, useUnreadCount } from './hooks';
 import { ConnectionError, NotificationActions, NotificationFeed } from './NotificationFeed';
 
 /**
- * The header's bell for signed-in users (spec 001 §2): the unread badge ('99+' above 99) and a panel with the
- * latest 20, Mark All Read, Delete All (asks first), the connection indicator, 'Connection error: …' and a
- * 'View all' link to /notifications. It also keeps the notifications live for the whole app.
+ * The header's bell for signed-in users: the unread badge ('99+' above 99) and a panel with the latest 20, Mark All
+ * Read, Delete All (asks first), the connection indicator, 'Connection error: …' and a 'View all' link to
+ * /notifications. It also keeps the notifications live for the whole app.
  */
 export function NotificationBell() {
   useNotificationsLive();

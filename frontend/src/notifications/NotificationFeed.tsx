@@ -168,7 +168,7 @@ function NotificationItem({
   );
 }
 
-/** 'Connection error: …' when the real-time channel or the backend has a problem (spec 001 §2). */
+/** 'Connection error: …' when the real-time channel or the backend has a problem. */
 export function ConnectionError() {
   const { error } = useRealtime();
   if (!error) return null;
@@ -334,7 +334,7 @@ export function NotificationActions({
   );
 }
 
-/** For visitors on /notifications: sign in first (spec 001 §5). */
+/** For visitors on /notifications: sign in first. */
 export function SignInFirst() {
   return (
     <Alert

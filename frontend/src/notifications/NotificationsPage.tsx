@@ -9,9 +9,8 @@ import { ConnectionIndicator } from './ConnectionIndicator';
 import { ConnectionError, NotificationActions, NotificationFeed, SignInFirst } from './NotificationFeed';
 
 /**
- * /notifications (spec 001 §2): title, Mark All Read, Delete All (a dialog asks first), the list five at a time
- * with Load More while more exist, 'No notifications yet' without any. A click reads the notification and opens
- * its post or adoption page.
+ * /notifications: title, Mark All Read, Delete All (a dialog asks first), the list five at a time with Load More while
+ * more exist, 'No notifications yet' without any. A click reads the notification and opens its post or adoption page.
  */
 export default function NotificationsPage() {
   const { user, token, ready } = useSession();

@@ -10,7 +10,7 @@ import { sessionStore } from '../shared/session-store';
 import { NotificationRequestError, notificationGate, type RequestKind } from './gate';
 import { notificationId } from './format';
 
-/** Calls of the notifications (spec 001 §7): every one carries the bearer token. */
+/** Calls of the notifications: every one carries the bearer token. */
 const BASE = '/api/notifications';
 const id = (value: string) => encodeURIComponent(value);
 
@@ -42,7 +42,7 @@ async function guarded<T>(kind: RequestKind, call: () => Promise<T>): Promise<T>
   }
 }
 
-/** The list answer with its defaults filled in (the spec allows `hasMore` at the top level too). */
+/** The list answer with its defaults filled in (`hasMore` may also come at the top level). */
 export function normalisePage(raw: unknown, page: number, limit: number): NotificationPage {
   const body = (raw ?? {}) as Partial<NotificationPage> & { hasMore?: boolean; data?: unknown };
   const list = Array.isArray(body.notifications)

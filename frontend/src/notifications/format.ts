@@ -5,8 +5,8 @@ const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
 /**
- * When a notification came (spec 001 §9): under 60 s 'Just now', then 'Nm ago', 'Nh ago', 'Nd ago' up to 30 days,
- * then the date (en-US, 'Jan 5, 2026'). A time slightly in the future (clock skew) counts as now.
+ * When a notification came: under 60 s 'Just now', then 'Nm ago', 'Nh ago', 'Nd ago' up to 30 days, then the date
+ * (en-US, 'Jan 5, 2026'). A time slightly in the future (clock skew) counts as now.
  */
 export function relativeTime(value: string | null | undefined, now: number = Date.now()): string {
   if (!value) return '';
@@ -21,16 +21,16 @@ export function relativeTime(value: string | null | undefined, now: number = Dat
   return new Date(at).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
 }
 
-/** The bell's badge: nothing at 0, '99+' above 99 (spec 001 §2). */
+/** The bell's badge: nothing at 0, '99+' above 99. */
 export function badgeText(count: number | null | undefined): string | null {
   if (!count || count <= 0) return null;
   return count > NOTIFICATION_LIMITS.badgeMax ? `${NOTIFICATION_LIMITS.badgeMax}+` : String(count);
 }
 
 /**
- * Where a notification leads (spec 001 §2): /posts/{postId} for post types; for
- * adoption requests the ad owner's requests on /my-adoptions, for an answered request the requester's own
- * requests on /adoptionhistory. Null when there is nowhere to go (a post type without its post id).
+ * Where a notification leads: /posts/{postId} for post types; for adoption requests the ad owner's requests on
+ * /my-adoptions, for an answered request the requester's own requests on /adoptionhistory. Null when there is nowhere
+ * to go (a post type without its post id).
  */
 export function destinationOf(n: Pick<NotificationDto, 'type' | 'data'>): string | null {
   const data = n.data ?? {};

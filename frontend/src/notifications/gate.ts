@@ -2,8 +2,8 @@ import { NOTIFICATION_LIMITS, NOTIFICATION_MESSAGES } from '@pawhaven/contracts'
 import { ApiError } from '../shared/api';
 
 /**
- * Whether notification requests may go out, and the error to show (spec 001 §4, §8). Pure, so it can be tested;
- * `notificationGate` below holds the one instance the app uses.
+ * Whether notification requests may go out, and the error to show. Pure, so it can be tested; `notificationGate` below
+ * holds the one instance the app uses.
  *
  * - 429: every notification request pauses for 2 minutes.
  * - 404 on a read of the list: the service is not there; polling stops until the user tries again.

@@ -33,7 +33,7 @@ export const useNotificationGate = () =>
 
 /**
  * Who the notifications are for, and whether they may be requested now: signed in with a token, the health check
- * answered (spec 001 §4) and no rate-limit pause or 404 stop (spec 001 §8).
+ * answered and no rate-limit pause or 404 stop.
  */
 export function useNotificationAccess() {
   const { user, token, ready } = useSession();

@@ -38,7 +38,7 @@ const STEPS = [
 ];
 
 /**
- * The landing page (spec 000 §1, in order): the hero (adopt, don't shop), How It Works, then, loaded after them
+ * The landing page, in this order: the hero (adopt, don't shop), How It Works, then, loaded after them
  * (../landing/BelowFold), What We Offer, the stats strip, the Support trio, the team cards and the contact block.
  */
 export default function HomePage() {

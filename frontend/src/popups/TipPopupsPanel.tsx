@@ -26,9 +26,9 @@ const CORNER_SX: Record<TipCorner, object> = {
 };
 
 /**
- * The two tip popups of a session (spec 000 §2, §9; 001 §2): timing in ./schedule. They stay on screen across
- * page changes until dismissed and are never shown on /chat, /chat/* or the dashboard. Each is a labelled,
- * non-modal note announced politely to screen readers, with a named close button.
+ * The two tip popups of a session: timing in ./schedule. They stay on screen across page changes until dismissed and
+ * are never shown on /chat, /chat/* or the dashboard. Each is a labelled, non-modal note announced politely to screen
+ * readers, with a named close button.
  */
 export default function TipPopupsPanel() {
   const { pathname } = useLocation();

@@ -1,11 +1,11 @@
 import type { Tip } from './tips';
 
 /**
- * The tip popups' timing (spec 000 §2, §9; 001 §2, §9), kept free of React and of the real clock so it can be
- * tested: each session picks two tips; the first appears after a random 5–20 s, the second a random 5–20 s after
- * the first appeared; they take the bottom-left and top-right corners in turn and stay until dismissed. A
- * dismissal is remembered in sessionStorage, so a dismissed tip does not come back in this session (a reload
- * shows the tips that were not dismissed yet, after a new delay).
+ * The tip popups' timing, kept free of React and of the real clock so it can be tested: each session picks two tips;
+ * the first appears after a random 5–20 s, the second a random 5–20 s after the first appeared; they take the
+ * bottom-left and top-right corners in turn and stay until dismissed. A dismissal is remembered in sessionStorage, so a
+ * dismissed tip does not come back in this session (a reload shows the tips that were not dismissed yet, after a new
+ * delay).
  */
 
 export const TIP_MIN_DELAY_MS = 5_000;

@@ -1,4 +1,4 @@
-/** The pet-care and adoption tips the popups choose from (two per session, spec 000 §9, 001 §2). */
+/** The pet-care and adoption tips the popups choose from (two per session). */
 export type Tip = {
   id: string;
   title: string;

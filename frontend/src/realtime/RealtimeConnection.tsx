@@ -7,7 +7,7 @@ import { sessionStore } from '../shared/session-store';
 import { setCurrentSocket, type InternalState } from './context';
 import { deriveStatus, isAuthRefusal, type BackendHealth, type ConnectionPhase } from './status';
 
-/** How long an emit waits for the server's acknowledgement (the notification socket's time-out, spec 001 §9). */
+/** How long an emit waits for the server's acknowledgement (the notification socket's time-out, 10 s). */
 export const ACK_TIMEOUT_MS = NOTIFICATION_LIMITS.socketTimeoutMs;
 
 const browserOnline = () => (typeof navigator === 'undefined' ? true : navigator.onLine !== false);
@@ -16,11 +16,11 @@ const browserOnline = () => (typeof navigator === 'undefined' ? true : navigator
  * One socket.io connection for the signed-in user, shared by chat and notifications. Its own chunk, loaded by
  * RealtimeProvider for signed-in users only: visitors' first page carries neither it nor the contracts it reads.
  *
- * Options (spec 001 §4, §9, chat socket): websocket first then polling, with credentials, 5 reconnection attempts
- * 1 s to 5 s apart, 20 s connection time-out. A connection error puts polling first for the next attempts; a
- * server-initiated disconnect reconnects. The handshake reads the token at each attempt, so a renewed token is used
- * without a new socket; a changed token reconnects at once. A handshake refused for the token renews the session once
- * (a refused renewal signs the user out, which closes the socket).
+ * Options (those of the chat socket): websocket first then polling, with credentials, 5 reconnection attempts 1 s to
+ * 5 s apart, 20 s connection time-out. A connection error puts polling first for the next attempts; a server-initiated
+ * disconnect reconnects. The handshake reads the token at each attempt, so a renewed token is used without a new
+ * socket; a changed token reconnects at once. A handshake refused for the token renews the session once (a refused
+ * renewal signs the user out, which closes the socket).
  *
  * Status: 'realtime' while connected; 'polling' after a connection error or `socketFallbackMs` without a connection
  * while the HTTP API answers; 'offline' when the browser is offline or the health check (5 s) fails. While not
@@ -123,7 +123,7 @@ export default function RealtimeConnection({
         setWasConnected(true);
         setSocketError(null);
         setBackend('up');
-        // The server already joined the user's room; announcing it is the spec's handshake (spec 001 §4).
+        // The server already joined the user's room; announcing it (join) is the client's handshake all the same.
         s.timeout(ACK_TIMEOUT_MS).emit(
           'join',
           userId,
@@ -137,7 +137,7 @@ export default function RealtimeConnection({
         setPhase('down');
         setWasConnected(false);
         setSocketError(err.message || NOTIFICATION_MESSAGES.backendUnavailable);
-        // Connection errors put polling first for the next attempts (spec 001 §4).
+        // Connection errors put polling first for the next attempts.
         s.io.opts.transports = ['polling', 'websocket'];
         const tokenNow = sessionStore.get().token;
         if (isAuthRefusal(err.message) && tokenNow && renewedFor !== tokenNow) {

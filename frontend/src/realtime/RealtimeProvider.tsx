@@ -16,9 +16,9 @@ export {
 const RealtimeConnection = lazy(() => import('./RealtimeConnection'));
 
 /**
- * The real-time channel around the community pages (spec 001 §4): signed out, the pages see no socket and the
- * status 'offline'; signed in, ./RealtimeConnection keeps one socket.io connection and reports its state here.
- * The pages stay where they are in the tree whatever the connection does (it is a sibling, not a wrapper).
+ * The real-time channel around the community pages: signed out, the pages see no socket and the status 'offline';
+ * signed in, ./RealtimeConnection keeps one socket.io connection and reports its state here. The pages stay where they
+ * are in the tree whatever the connection does (it is a sibling, not a wrapper).
  */
 export function RealtimeProvider({ children }: { children: ReactNode }) {
   const { user, token, ready } = useSession();

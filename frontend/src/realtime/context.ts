@@ -24,7 +24,7 @@ export type RealtimeState = {
 };
 
 export type InternalState = RealtimeState & {
-  /** The health check answered at least once (notifications start after it, spec 001 §4). */
+  /** The health check answered at least once (notifications start after it). */
   backendReady: boolean;
   /** Runs the health check again (a retry button). */
   recheck: () => void;

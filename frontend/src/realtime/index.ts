@@ -1,5 +1,5 @@
 /**
- * The one real-time channel of the signed-in user (spec 001 §4 "Real-time channel").
+ * The one real-time channel of the signed-in user: chat messages, typing, receipts and notifications.
  *
  * - `RealtimeProvider`: wraps the community pages; connects with the current access token, reconnects when the
  *   token changes, disconnects on sign-out (the connection itself is ./RealtimeConnection, loaded when signed in).

@@ -4,7 +4,7 @@ import { safeGet, safeRemove, safeSet, STORAGE_KEYS } from './storage';
 /**
  * The signed-in session, outside React so the API client can read and renew it.
  * Token and user live under `token` and `user`: in localStorage when the user chose to stay signed in (and
- * always for admins), in sessionStorage otherwise (spec 000 §3/§4).
+ * always for admins), in sessionStorage otherwise.
  */
 export type Session = { token: string | null; user: UserDto | null; persistent: boolean };
 

@@ -1,6 +1,6 @@
 /**
- * Browser storage keys of the spec (000 §3). The password is NEVER stored (ARCHITECTURE §6): remember-me keeps
- * the email and a long-lived server session instead.
+ * Browser storage keys. The password is NEVER stored in the browser: remember-me keeps the email and a long-lived
+ * server session instead.
  */
 export const STORAGE_KEYS = {
   token: 'token',

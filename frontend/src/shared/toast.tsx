@@ -8,7 +8,7 @@ const ToastContext = createContext<ShowToast>(() => {});
 let nextId = 1;
 const ToastView = lazy(() => import('./ToastView'));
 
-/** Short-lived messages in the top-right corner (the profile's toasts last 3.5 s, spec 000 §9). */
+/** Short-lived messages in the top-right corner (the profile's toasts last 3.5 s). */
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toast, setToast] = useState<Toast | null>(null);
   const [open, setOpen] = useState(false);

@@ -86,8 +86,8 @@ const websiteHref = (site: string) => (/^https?:\/\//i.test(site) ? site : `http
 const websiteText = (site: string) => site.replace(/^https?:\/\//i, '').replace(/\/$/, '');
 
 /**
- * An ambassador's or collaborator's card (spec 000 §3, §4): portrait, name, role (with the verified badge when
- * the role contains 'Ambassador'), summary, contact, and the details in sections of which at most one is open.
+ * An ambassador's or collaborator's card: portrait, name, role (with the verified badge when the role contains
+ * 'Ambassador'), summary, contact, and the details in sections of which at most one is open.
  */
 export function TeamCard({
   member,

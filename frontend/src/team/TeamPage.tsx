@@ -12,9 +12,9 @@ import { membersFromState } from './members';
 import { TeamGrid } from './TeamGrid';
 
 /**
- * /team (spec 000 §2): every ambassador and collaborator. The landing page's 'See More Team Members' hands the
- * list over in the navigation state (`allMembers`); opened any other way (a link, a reload without state, a
- * bookmark) the page reads GET /api/team itself.
+ * /team: every ambassador and collaborator. The landing page's 'See More Team Members' hands the list over in the
+ * navigation state (`allMembers`); opened any other way (a link, a reload without state, a bookmark) the page reads GET
+ * /api/team itself.
  */
 export default function TeamPage() {
   const { state } = useLocation();

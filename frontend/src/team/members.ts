@@ -1,9 +1,9 @@
 import type { TeamMemberDto } from '@pawhaven/contracts';
 
 /**
- * The team cards' rules (spec 000 §2–§4): the verified badge when the role contains 'Ambassador'; the details in
- * sections that open one at a time; the landing page's first three cards; the member list handed to /team in the
- * navigation state (`allMembers`).
+ * The team cards' rules: the verified badge when the role contains 'Ambassador'; the details in sections that open one
+ * at a time; the landing page's first three cards; the member list handed to /team in the navigation state
+ * (`allMembers`).
  */
 
 export type SectionKey = 'education' | 'experience' | 'achievements' | 'facilities';
@@ -22,7 +22,10 @@ export const LANDING_TEAM_COUNT = 3;
 
 export const isVerifiedRole = (role: string | null | undefined) => /ambassador/i.test(role ?? '');
 
-/** The sections a member's card offers: those with at least one entry, in the spec's order. */
+/**
+ * The sections a member's card offers: those with at least one entry, in this order: education, experience,
+ * achievements, facilities.
+ */
 export function sectionsOf(member: Pick<TeamMemberDto, 'details'>): SectionKey[] {
   const details = (member.details ?? {}) as Partial<Record<SectionKey, unknown>>;
   return SECTION_ORDER.filter((key) => entriesOf(details[key]).length > 0);

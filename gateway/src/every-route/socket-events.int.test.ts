@@ -100,7 +100,7 @@ describe('every socket event', () => {
   it('answers every hostile payload { ok: false, status: 4xx, message } and the server keeps serving', async () => {
     const { socket } = await connect(alice);
     const events = registeredEvents(socket);
-    // The chat's and the spec's events at least; any other registered one is fuzzed all the same.
+    // The chat's and the notifications' events at least; any other registered one is fuzzed all the same.
     expect(events).toEqual(
       expect.arrayContaining(['join', 'joinConversation', 'sendMessage', 'userTyping', 'presence']),
     );

@@ -1,5 +1,5 @@
 /**
- * The contract every EventStore adapter passes (ARCHITECTURE §3): ordering, expected revisions, concurrency
+ * The contract every EventStore adapter passes: ordering, expected revisions, concurrency
  * conflicts, idempotency, late-committing transactions, catch-up then live, resume from a checkpoint.
  *
  * An adapter's test file calls `describeEventStoreContract(name, fixture)`. The suite never assumes the log is

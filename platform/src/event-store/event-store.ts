@@ -1,5 +1,5 @@
 /**
- * The event store port (ARCHITECTURE §3). Every adapter passes `event-store.contract.ts`.
+ * The event store port (docs/architecture.md, "The event store"). Every adapter passes `event-store.contract.ts`.
  *
  * The global order is a pair: a log position is only comparable as (transactionId, position),
  * because a transaction that took a lower position may commit after one that took a higher one.

@@ -1,10 +1,10 @@
 /**
  * The visibility horizon of the event log, as SQL to embed in one statement.
  *
- * The plain rule (ARCHITECTURE §3) lets readers see rows whose `transaction_id` is below
- * `pg_snapshot_xmin(pg_current_snapshot())`: the oldest transaction still running anywhere on the SERVER. Transaction
- * ids are server-wide, so a transaction left open in any other database of the same server holds every projection
- * back, although it cannot write a single row into our `events` table.
+ * The plain rule (a reader never skips an event that commits late) lets readers see rows whose `transaction_id` is
+ * below `pg_snapshot_xmin(pg_current_snapshot())`: the oldest transaction still running anywhere on the SERVER.
+ * Transaction ids are server-wide, so a transaction left open in any other database of the same server holds every
+ * projection back, although it cannot write a single row into our `events` table.
  *
  * The narrowed horizon below skips such transactions, and only those it can prove foreign:
  *

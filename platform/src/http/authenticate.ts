@@ -41,7 +41,7 @@ export const requireAdmin: RequestHandler = (req, _res, next) =>
       ? next()
       : next(forbidden('Admins only'));
 
-/** What an administrator's account is told when it tries a community action (spec 001 §6: admins manage). */
+/** What an administrator's account is told when it tries a community action (admins manage, they do not take part). */
 export const ADMINS_CANNOT = (action: string) => `Admins cannot ${action}`;
 
 /**

@@ -108,7 +108,7 @@ async function keyForWrite(
 }
 
 /**
- * Crypto-shredding around ANY event store (ARCHITECTURE §3, docs/decisions.md): appends seal the personal fields
+ * Crypto-shredding around ANY event store (docs/architecture.md, "Personal data"): appends seal the personal fields
  * of each event (contracts' PERSONAL_DATA) with the owner's key; every read opens them again. Once the owner's key
  * is destroyed (`forgetPerson`), a field reads as its placeholder ('' for texts, null where null is allowed), in
  * every process and every replay. Legacy plaintext fields (recorded before encryption, until the start-time

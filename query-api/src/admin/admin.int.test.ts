@@ -15,8 +15,8 @@ import { RebuildBoard } from './rebuild-board';
 
 /**
  * The admin read side over real HTTP, on data made through the real commands: react-admin's simple-rest conventions
- * (Content-Range, sort, range, filter, 400s), the spec's own admin calls and shapes, the overview, the event browser
- * and the Projections screen.
+ * (Content-Range, sort, range, filter, 400s), the plain admin calls and shapes, the overview, the event browser and the
+ * Projections screen.
  */
 
 let t: TestApp;
@@ -227,7 +227,7 @@ describe('ra-data-simple-rest lists', () => {
   });
 });
 
-describe("the spec's admin calls and shapes", () => {
+describe('the plain admin calls and shapes', () => {
   it('GET /api/admin/users-with-stats: veterinarians, regularUsers and userStats keyed by user id', async () => {
     const res = await get('/api/admin/users-with-stats');
     expect(res.status).toBe(200);

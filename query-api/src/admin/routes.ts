@@ -80,8 +80,8 @@ function hiddenIn(value: unknown, depth: number): unknown {
 
 /**
  * Admin reads (everything behind requireAdmin): the react-admin lists (ra-data-simple-rest conventions, simple-rest.ts)
- * on the same paths as the spec's own admin calls, the overview, the event browser, the Projections screen and the
- * adoption audit.
+ * on the same paths as the plain admin calls, the overview, the event browser, the Projections screen and the adoption
+ * audit.
  */
 export function adminQueries({ db, projections, presence, store }: QueryDeps): Router {
   const router = Router();
@@ -125,7 +125,7 @@ export function adminQueries({ db, projections, presence, store }: QueryDeps): R
   const shown = <Row>(def: unknown, rows: Row[]) =>
     def === eventsList ? openEvents(rows) : Promise.resolve(rows.map(withPresence));
 
-  /** GET /{resource}: one page (range) or the spec's plain array; `fixed` comes from the path (per-user lists). */
+  /** GET /{resource}: one page (range) or the plain array; `fixed` comes from the path (per-user lists). */
   const list =
     <F, Row>(resource: AdminResource, def: ListDefinition<F, Row>, fixed?: (req: Request) => Partial<F>) =>
     async (req: Request, res: Response) => {
@@ -150,7 +150,7 @@ export function adminQueries({ db, projections, presence, store }: QueryDeps): R
       res.json((await shown(def, [row]))[0]);
     };
 
-  // ── Overview and Manage Users (spec 001 §2, §7) ──
+  // ── Overview and Manage Users ──
   router.get('/overview', async (_req, res) => {
     res.json(await adminOverview(knex));
   });
@@ -198,7 +198,7 @@ export function adminQueries({ db, projections, presence, store }: QueryDeps): R
     res.json(body);
   });
 
-  // ── The lists: react-admin resources and the spec's calls on the same paths ──
+  // ── The lists: react-admin resources and the plain calls on the same paths ──
   const byUser = (req: Request) => ({ userId: String(req.params.userId) });
   router.get('/users', list('users', usersList));
   router.get('/users/:id', one(usersList, AM.userNotFound));

@@ -6,11 +6,11 @@ import { badRequest } from '@pawhaven/platform';
 /**
  * The `ra-data-simple-rest` conventions (react-admin's stock provider, unchanged):
  * `sort=["field","ASC"]`, `range=[0,24]` (inclusive), `filter={...}`, answered with a JSON array and
- * `Content-Range: {resource} 0-24/{total}`. Without `range` a list is the spec's plain array (capped).
+ * `Content-Range: {resource} 0-24/{total}`. Without `range` a list is a plain array (capped).
  */
 export type ListParams<F> = {
   sort: { field: string; order: 'ASC' | 'DESC' };
-  /** null: the spec's plain call, capped at ADMIN_LIMITS.plainListMax. */
+  /** null: the plain call, capped at ADMIN_LIMITS.plainListMax. */
   range: { start: number; end: number } | null;
   filter: F;
   offset: number;

@@ -29,7 +29,7 @@ describe('parseListParams (ra-data-simple-rest)', () => {
     });
   });
 
-  it("defaults: newest first, the spec's plain array capped", () => {
+  it('defaults: newest first, the plain array capped', () => {
     expect(parse({})).toMatchObject({
       sort: { field: 'createdAt', order: 'DESC' },
       range: null,

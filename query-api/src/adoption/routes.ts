@@ -43,7 +43,7 @@ export function adoptionQueries({ db }: QueryDeps): Router {
     res.json(ads);
   });
 
-  /** The requester's own requests (spec: adoption history). */
+  /** The requester's own requests (the adoption history page). */
   router.get('/history', requireUser, async (req, res) => {
     const rows = (await knex('adoption_requests as r')
       .join('adoption_ads as a', 'a.id', 'r.ad_id')

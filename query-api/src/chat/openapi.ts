@@ -1,7 +1,7 @@
 import { messagesQuery, receiptBody, sendMessageBody, startConversationBody } from '@pawhaven/contracts';
 import type { Operation } from '../system/openapi';
 
-/** The chat calls (spec 001 §7), for the OpenAPI document. The socket events are described in docs/decisions.md. */
+/** The chat calls, for the OpenAPI document. The socket events are described in docs/decisions.md. */
 export const chatOperations: Record<string, Operation> = {
   // ── Chat (command side) ──
   'POST /api/conversations': {

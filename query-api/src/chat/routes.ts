@@ -8,7 +8,7 @@ import { conversationFor, conversationsOf, membersOf, messagesPage } from './que
 export function chatQueries({ db }: QueryDeps): Router {
   const router = Router();
 
-  /** The caller's conversations, most recently updated first (spec: data.data). */
+  /** The caller's conversations, most recently updated first (in data.data). */
   router.get('/conversations/:userId', requireUser, async (req, res) => {
     if (req.params.userId !== currentUserId(req)) throw forbidden(M.onlyOwnConversations);
     res.json({ success: true, data: await conversationsOf(db.pool, req.params.userId) });

@@ -128,7 +128,7 @@ describe('GET /api/posts', () => {
     }
   });
 
-  it('sends each post in the spec shape: author, likes (a set), counts, comments', async () => {
+  it('sends each post in its shape: author, likes (a set), counts, comments', async () => {
     const newest = published[published.length - 1]!; // Story 22, by Alice
     await track(log.like(newest.postId, bob.user._id));
     await track(log.like(newest.postId, alice.user._id));

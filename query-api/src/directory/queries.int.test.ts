@@ -44,7 +44,7 @@ afterAll(async () => {
 });
 
 describe('the lists', () => {
-  it('answers the NGOs as a plain array of the spec’s records with _id and id', () => {
+  it('answers the NGOs as a plain array of records with _id and id', () => {
     expect(allNgos).toHaveLength(13);
     for (const ngo of allNgos) {
       expect(Object.keys(ngo).sort()).toEqual(
@@ -73,7 +73,7 @@ describe('the lists', () => {
     expect(withoutEmail[0].contact).toEqual({ phone: expect.any(String) });
   });
 
-  it('answers the FAQ at the spec’s /api/faqRoutes and at /api/faq alike', async () => {
+  it('answers the FAQ at its historical /api/faqRoutes and at /api/faq alike', async () => {
     const faq = await list('/api/faqRoutes');
     expect(faq.length).toBeGreaterThanOrEqual(10);
     expect(faq[0]).toEqual({

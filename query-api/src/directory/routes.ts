@@ -141,9 +141,9 @@ async function landingStats(pool: Pool): Promise<LandingStatsDto> {
 }
 
 /**
- * The public pages' reads, mounted at /api, open to visitors: the FAQ (at the spec's /faqRoutes and at /faq), the
- * NGO and clinic directories with their server-side search, the team, and the landing page's live figures.
- * Lists are plain JSON arrays, in the order of their seed files.
+ * The public pages' reads, mounted at /api, open to visitors: the FAQ (at the historical /faqRoutes and at /faq), the
+ * NGO and clinic directories with their server-side search, the team, and the landing page's live figures. Lists are
+ * plain JSON arrays, in the order of their seed files.
  */
 export function publicPagesQueries({ db }: QueryDeps): Router {
   const router = Router();

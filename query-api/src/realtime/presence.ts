@@ -1,4 +1,4 @@
-/** Who has a live socket right now: ephemeral, never an event (ARCHITECTURE §1). */
+/** Who has a live socket right now: ephemeral, never an event (typing and presence are socket traffic only). */
 export class Presence {
   private readonly sockets = new Map<string, number>();
   connected(userId: string) {

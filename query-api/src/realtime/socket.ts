@@ -60,7 +60,7 @@ const userIdPayload = z.string({ error: 'userId is required' }).trim().uuid('use
 const handshakeAuth = z.object({ token: z.string().max(8192) });
 
 /**
- * The socket.io endpoint (ARCHITECTURE §1). A client authenticates with its access token (handshake `auth.token`)
+ * The socket.io endpoint. A client authenticates with its access token (handshake `auth.token`)
  * and is put in its room `user:{id}`; the token's session must still be open, exactly as for HTTP.
  *
  * What reaches a socket comes from two places:
@@ -127,7 +127,7 @@ export async function attachRealtime(server: HttpServer, deps: RealtimeDeps) {
 
   /** Everything a client may emit. */
   const events: SocketEvents = {
-    // The spec's client announces its user id; the server already knows it and refuses anyone else's.
+    // The client announces its user id (join); the server already knows it and refuses anyone else's.
     join: socketEvent(z.string({ error: M.joinRefused }).max(200, M.joinRefused), (socket, id) => {
       if (id !== socket.data.userId) throw forbidden(M.joinRefused);
       return { ok: true };

@@ -13,7 +13,7 @@ import { accountsApi } from '../api';
 
 type FieldErrors = Partial<Record<'phone' | 'city' | 'about', string>>;
 
-/** Phone, city and about; username and email are shown but cannot be changed (spec 000 §3). */
+/** Phone, city and about; username and email are shown but cannot be changed. */
 export function EditProfileForm({ user, onDone }: { user: UserDto; onDone: () => void }) {
   const toast = useToast();
   const queryClient = useQueryClient();

@@ -55,7 +55,7 @@ const isView = (v: string | null): v is View => VIEWS.some((x) => x.key === v);
 
 const NO_USER_REDIRECT_MS = 1500;
 
-/** The own profile with its six in-page views (spec 000 §2); the view is kept in `?view=` for back/forward. */
+/** The own profile with its six in-page views; the view is kept in `?view=` for back/forward. */
 export default function ProfilePage() {
   const navigate = useNavigate();
   const { user, ready } = useSession();

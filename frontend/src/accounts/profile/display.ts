@@ -1,6 +1,6 @@
 import { deriveUserType, type UserDto } from '@pawhaven/contracts';
 
-/** 'regular user' → 'Regular User'; the spec shows userType capitalised, 'Standard User' when unknown. */
+/** 'regular user' → 'Regular User'; userType is shown capitalised, 'Standard User' when unknown. */
 export function displayUserType(user: Pick<UserDto, 'userType' | 'isVeterinarian' | 'isAdmin'>): string {
   const raw =
     user.userType ||
@@ -24,7 +24,7 @@ export function formatDate(
   return Number.isNaN(d.getTime()) ? null : d.toLocaleDateString('en-US', opts);
 }
 
-/** 'Less than an hour ago', '{n} hour(s) ago', '{n} day(s) ago', 'Never' (spec 001 §2). */
+/** 'Less than an hour ago', '{n} hour(s) ago', '{n} day(s) ago', 'Never'. */
 export function relativeActive(value: string | null | undefined, now = Date.now()): string {
   if (!value) return 'Never';
   const t = new Date(value).getTime();

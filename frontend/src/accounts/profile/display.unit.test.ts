@@ -16,7 +16,7 @@ describe('profile display helpers', () => {
     ).toBe('Standard User');
   });
 
-  it('words the last-active time as the spec does', () => {
+  it('words the last-active time: under an hour, hours, days, never', () => {
     const now = Date.parse('2026-01-10T12:00:00Z');
     expect(relativeActive(null, now)).toBe('Never');
     expect(relativeActive('2026-01-10T11:30:00Z', now)).toBe('Less than an hour ago');

@@ -78,9 +78,9 @@ type Props =
     };
 
 /**
- * The adoption ad form: name, age, location, pet type, description and image are required (spec 000 §5); breed,
- * age unit, gender, size and the yes/no facts are optional. Create sends multipart; edit sends only what changed
- * (JSON, or multipart with a new image). Rules and texts come from contracts; nothing typed is lost on a failure.
+ * The adoption ad form: name, age, location, pet type, description and image are required; breed, age unit, gender,
+ * size and the yes/no facts are optional. Create sends multipart; edit sends only what changed (JSON, or multipart with
+ * a new image). Rules and texts come from contracts; nothing typed is lost on a failure.
  */
 export function AdoptionAdForm(props: Props) {
   const { mode, ad } = props;

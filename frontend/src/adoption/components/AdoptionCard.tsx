@@ -23,9 +23,9 @@ import { OwnerAdActions } from './OwnerAdActions';
 import { PetImage } from '../../shared/ui/PetImage';
 
 /**
- * One ad of the listing (spec 000 §2): image, name, type, breed, age, location, the known attributes, the
- * description cut to 3 lines ('Read more...' above 100 characters), the status, the poster and the actions.
- * The owner gets Edit Post (inline) and Delete Post (after confirmation) instead of Request Adoption and Chat.
+ * One ad of the listing: image, name, type, breed, age, location, the known attributes, the description cut to 3 lines
+ * ('Read more...' above 100 characters), the status, the poster and the actions. The owner gets Edit Post (inline) and
+ * Delete Post (after confirmation) instead of Request Adoption and Chat.
  */
 export function AdoptionCard({ ad }: { ad: AdoptionAdDto }) {
   const nameId = useId();

@@ -30,8 +30,8 @@ import { ImagePicker } from '../../shared/ui/ImagePicker';
 type Field = keyof AdoptionRequestInput;
 
 /**
- * The request modal (spec 000 §5): name, email, phone and message are required, name and email prefilled from the
- * signed-in user; an optional proof image (an image under 5MB). Visitors are asked to log in instead.
+ * The request modal: name, email, phone and message are required, name and email prefilled from the signed-in user; an
+ * optional proof image (an image under 5MB). Visitors are asked to log in instead.
  */
 export function RequestAdoptionDialog({
   ad,
@@ -121,7 +121,7 @@ function RequestForm({ ad, onClose }: { ad: AdoptionAdDto; onClose: () => void }
     const parsed = adoptionRequestBody.safeParse(values);
     if (!parsed.success) {
       const issues = parsed.error.issues;
-      // One message at a time, the spec's order: anything missing first, then the email, then the phone.
+      // One message at a time, in this order: anything missing first, then the email, then the phone.
       const missing = issues.filter((i) => i.message === ADOPTION_MESSAGES.allFieldsRequired);
       const shown = missing.length > 0 ? missing : issues.slice(0, 1);
       setInvalid(Object.fromEntries(shown.map((i) => [i.path[0] as Field, true])));

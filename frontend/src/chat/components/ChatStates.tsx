@@ -34,8 +34,7 @@ function Centered({ children, testId }: { children: ReactNode; testId?: string }
 const iconSx = { color: 'primary.light', '& svg': { fontSize: 52 } } as const;
 
 /**
- * Visitors: 'You need to sign in to access chat' with a Sign In link (spec 001 §2); also a stored user whose id is
- * unusable (spec 001 §5).
+ * Visitors: 'You need to sign in to access chat' with a Sign In link; also a stored user whose id is unusable.
  */
 export function SignInRequired({ message = CHAT_MESSAGES.signInRequired }: { message?: string }) {
   return (
@@ -69,7 +68,7 @@ export function ChatLoading({ label, testId }: { label: string; testId?: string 
   );
 }
 
-/** 'Error loading chat', the message, and 'Try Again' (spec 001 §2). */
+/** 'Error loading chat', the message, and 'Try Again'. */
 export function ChatError({ message, onRetry }: { message: string; onRetry: () => void }) {
   return (
     <Centered testId="chat-error">
@@ -89,7 +88,7 @@ export function ChatError({ message, onRetry }: { message: string; onRetry: () =
   );
 }
 
-/** No conversation open: 'Start a Conversation', and on small screens 'View Conversations' (spec 001 §2). */
+/** No conversation open: 'Start a Conversation', and on small screens 'View Conversations'. */
 export function ChatEmpty({ onViewConversations }: { onViewConversations?: () => void }) {
   return (
     <Centered testId="chat-empty">
@@ -130,7 +129,7 @@ export function ChatOpenFailed({ message, onBack }: { message: string; onBack: (
 
 type BoundaryProps = { children: ReactNode; onReset?: () => void };
 
-/** An uncaught error in the chat sets the error state to its message (spec 001 §8); 'Try Again' renders again. */
+/** An uncaught error in the chat sets the error state to its message; 'Try Again' renders again. */
 export class ChatErrorBoundary extends Component<BoundaryProps, { error: Error | null }> {
   override state = { error: null as Error | null };
 

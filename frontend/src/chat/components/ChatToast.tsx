@@ -10,8 +10,8 @@ type Toast = ChatToastInput & { id: number };
 let nextId = 1;
 
 /**
- * The chat's toasts (spec 001 §2, §9): top right, a title and a description, normal or destructive, 3 seconds.
- * Returns the function that shows one and the element to render.
+ * The chat's toasts: top right, a title and a description, normal or destructive, 3 seconds. Returns the function that
+ * shows one and the element to render.
  */
 export function useChatToast() {
   const [toast, setToast] = useState<Toast | null>(null);

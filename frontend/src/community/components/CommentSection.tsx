@@ -46,7 +46,8 @@ export type CommentMode =
 
 /**
  * A post's comments as threads (replies nested under their parents), the comment box, one reply box at a time
- * and deleting one's own comments after the spec's confirmation (spec 000 §2/§4/§5, 001 §4). Visitors read only.
+ * and deleting one's own comments after a confirmation ('Are you sure you want to delete this comment?'). Visitors read
+ * only.
  */
 export function CommentSection({ post, mode }: { post: PostDto; mode: CommentMode }) {
   const { user } = useSession();
@@ -272,7 +273,7 @@ function CommentNode({ node, depth, ctx }: { node: ThreadNode; depth: number; ct
   );
 }
 
-/** Trimmed and checked with the server's own schema; empty text is not sent (spec 000 §5). */
+/** Trimmed and checked with the server's own schema; empty text is not sent. */
 const validContent = (text: string) => {
   const parsed = addCommentBody.safeParse({ content: text });
   return parsed.success ? parsed.data.content : null;

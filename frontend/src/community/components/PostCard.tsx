@@ -21,10 +21,10 @@ import { PostStats } from './PostStats';
 import { ShareButton } from './ShareButton';
 
 /**
- * One shared post (spec 000 §2, 001 §2): author with avatar or initial, name to the public profile and the vet
- * badge, the long date, the Chat button (signed-in users, not on their own posts), the image (a placeholder when it
- * fails), the caption, likes (red when liked) and comments, Share, the comment threads and the comment box.
- * On a feed card the image, caption and date are links to the post's page and the comment count to its comments.
+ * One shared post: author with avatar or initial, name to the public profile and the vet badge, the long date, the Chat
+ * button (signed-in users, not on their own posts), the image (a placeholder when it fails), the caption, likes (red
+ * when liked) and comments, Share, the comment threads and the comment box. On a feed card the image, caption and date
+ * are links to the post's page and the comment count to its comments.
  */
 export function PostCard({
   post,

@@ -5,7 +5,7 @@ import EmailIcon from '@mui/icons-material/EmailOutlined';
 import PhoneIcon from '@mui/icons-material/PhoneOutlined';
 import { mailtoHref, telHref } from '../../shared/contact-links';
 
-/** Phone and e-mail as links that call or write (spec 000 §2); the e-mail is optional for clinics. */
+/** Phone and e-mail as links that call or write; the e-mail is optional for clinics. */
 export function ContactLinks({ phone, email }: { phone?: string | null; email?: string | null }) {
   if (!phone && !email) return <Typography color="text.secondary">No contact details listed.</Typography>;
   return (

@@ -78,10 +78,9 @@ export type DirectorySearch<T> = {
 };
 
 /**
- * A directory page, shared by the NGO and clinics directories (spec 000 §2): heading, search box, then skeleton
- * cards while loading, an error with Try again, the no-match text (or an empty text without a search), or the
- * grid; and the details modal of the card last opened. The number of results is announced to screen readers as it
- * changes.
+ * A directory page, shared by the NGO and clinics directories: heading, search box, then skeleton cards while loading,
+ * an error with Try again, the no-match text (or an empty text without a search), or the grid; and the details modal of
+ * the card last opened. The number of results is announced to screen readers as it changes.
  */
 export function DirectoryLayout<T>({
   title,

@@ -6,7 +6,7 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 
-/** A yes/no question before an action that cannot be undone (spec 000 §5: deleting an ad asks first). */
+/** A yes/no question before an action that cannot be undone (deleting an ad, a post or a comment asks first). */
 export function ConfirmDialog({
   open,
   title,

@@ -5,7 +5,7 @@ import PetsIcon from '@mui/icons-material/Pets';
 
 /**
  * A pet photo (a same-origin `/api/images/<id>` path). A missing or failing image becomes a placeholder with the
- * same accessible name (spec 000 §8).
+ * same accessible name.
  */
 export function PetImage({
   src,

@@ -8,7 +8,7 @@ type Props = {
 
 /**
  * The profile image (a path served by the same host) or, when there is none or it fails to load, the first
- * letter of the username (spec 000 §8: failed profile images are hidden and the initial is shown).
+ * letter of the username (a failed profile image is hidden and the initial shown).
  */
 export function UserAvatar({ username, profileImage, size = 40, sx, ...rest }: Props) {
   const initial = (username?.trim()[0] ?? '?').toUpperCase();

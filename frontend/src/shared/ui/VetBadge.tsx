@@ -1,7 +1,7 @@
 import Chip from '@mui/material/Chip';
 import MedicalServicesIcon from '@mui/icons-material/MedicalServicesOutlined';
 
-/** Veterinarians are shown with a badge beside their name (spec 000 §1). */
+/** Veterinarians are shown with a badge beside their name. */
 export function VetBadge({ label = 'Veterinarian' }: { label?: string }) {
   return (
     <Chip
