@@ -21,8 +21,6 @@ const SELF = path
  * then each leaves this list, and the list ends empty.
  */
 const KNOWN_EXCEPTIONS: readonly string[] = [
-  'README.md',
-  'docs/decisions.md',
   'command-api/src/accounts/accounts.int.test.ts',
   'command-api/src/accounts/rate-limits.int.test.ts',
   'command-api/src/accounts/routes.ts',
