@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '.data/**', '.test-data/**', 'bench/results/**'] },
@@ -10,5 +11,19 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
     },
+  },
+  {
+    // A workspace is reached through its package name and its `exports`, never by a relative path into its folder:
+    // a relative import across workspaces couples to another package's file layout and escapes its public surface.
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.json'] })],
+    },
+    rules: { 'import-x/no-relative-packages': 'error' },
+  },
+  // Moves to a workspace of its own next (the realistic-log simulator).
+  {
+    files: ['projections/src/testing/realistic-log.unit.test.ts'],
+    rules: { 'import-x/no-relative-packages': 'off' },
   },
 );

@@ -1,6 +1,9 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { raInAppRouter } from './src/admin/build/ra-in-app-router.ts';
+// Vite bundles only relative imports of its config; a workspace package's .ts entry would be left to Node, which
+// cannot load it. Hence the one relative import across workspaces.
+// eslint-disable-next-line import-x/no-relative-packages
 import { CSP_NONCE_PLACEHOLDER } from '../contracts/src/http.ts';
 
 /** The gateway serves frontend/dist on the same origin as the API, so every call is a relative `/api/...`. */

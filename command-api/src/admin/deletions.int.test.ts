@@ -7,7 +7,7 @@ import {
   type RegisteredUser,
   type TestApi,
   type TestApp,
-} from '../../../gateway/src/support/test-app';
+} from '@pawhaven/testing';
 
 /**
  * The administrators' five DELETEs (spec 001 §7) over real HTTP: each removes its target from the lists that showed

@@ -1,1 +1,2 @@
 export * from './realistic-log';
+export * from '../community/community-log.testing';
