@@ -21,9 +21,4 @@ export default tseslint.config(
     },
     rules: { 'import-x/no-relative-packages': 'error' },
   },
-  // Moves to a workspace of its own next (the realistic-log simulator).
-  {
-    files: ['projections/src/testing/realistic-log.unit.test.ts'],
-    rules: { 'import-x/no-relative-packages': 'off' },
-  },
 );
