@@ -46,7 +46,7 @@ export type ConversationState = {
   read: Record<string, number>;
 };
 
-export const initialConversationState = (): ConversationState => ({
+const initialConversationState = (): ConversationState => ({
   started: false,
   conversationId: '',
   memberIds: [],
@@ -66,7 +66,7 @@ export function conversationIdFor(a: string, b: string): string {
   return nameUuid(`pawhaven-conversation:${x}:${y}`);
 }
 
-export function evolveConversation(state: ConversationState, event: ChatEvent): ConversationState {
+function evolveConversation(state: ConversationState, event: ChatEvent): ConversationState {
   switch (event.type) {
     case 'ConversationStarted': {
       const d = event.data;
@@ -139,7 +139,7 @@ function receiptTarget(state: ConversationState, userId: string, upToMessageId: 
   return target;
 }
 
-export function decideConversation(command: ConversationCommand, state: ConversationState): ChatEvent[] {
+function decideConversation(command: ConversationCommand, state: ConversationState): ChatEvent[] {
   switch (command.type) {
     case 'StartConversation': {
       const { conversationId, starterId, otherId, otherExists, adId, now } = command.data;

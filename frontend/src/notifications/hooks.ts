@@ -27,7 +27,7 @@ import { userIdOf } from '../shared/user-id';
 const retryLostAnswer = (failureCount: number, err: unknown) =>
   failureCount < 1 && err instanceof ApiError && err.kind === 'network';
 
-export const useNotificationGate = () =>
+const useNotificationGate = () =>
   useSyncExternalStore(notificationGate.subscribe, notificationGate.get, notificationGate.get);
 
 /**

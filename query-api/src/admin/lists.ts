@@ -43,7 +43,7 @@ const iso = (d: unknown) => (d instanceof Date ? d.toISOString() : d == null ? n
 const isoNotNull = (d: unknown) => iso(d) ?? '';
 const num = (n: unknown) => Number(n ?? 0);
 /** `%x%` with LIKE's own characters escaped. */
-export const likeSubstring = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const likeSubstring = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 /** uuid columns compared with text from the request: ids that cannot be uuids match nothing (not a 400). */
 const uuidIn = (column: string, values: string[]): Clause => {
   const valid = values.filter(isUuid);
