@@ -1,5 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '.data/**', '.test-data/**', 'bench/results/**'] },
@@ -9,6 +11,28 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    // A workspace is reached through its package name and its `exports`, never by a relative path into its folder:
+    // a relative import across workspaces couples to another package's file layout and escapes its public surface.
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.json'] })],
+    },
+    rules: { 'import-x/no-relative-packages': 'error' },
+  },
+  {
+    files: ['frontend/src/**/*.{ts,tsx}'],
+    ...reactHooks.configs.flat.recommended,
+    rules: {
+      ...reactHooks.configs.flat.recommended.rules,
+      // The React Compiler's rules (we do not compile with it) flag intended patterns here: a ref holding the latest
+      // callback or value, written during render and read by socket and timer handlers (`refs`); state reset when
+      // an outside fact changes (`set-state-in-effect`); the notification gate read against the clock (`purity`).
+      'react-hooks/refs': 'off',
+      'react-hooks/set-state-in-effect': 'off',
+      'react-hooks/purity': 'off',
     },
   },
 );

@@ -4,7 +4,7 @@ import { startE2eApp, type E2eApp } from './support/app';
 import { launchBrowser, type Browser } from './support/browser';
 import { createVerifiedUser, signInInBrowser, type TestUser } from './support/adoption';
 import { apiCall, apiToken } from './support/community';
-import { createGoogleTestKeys, GOOGLE_TEST_CLIENT_ID } from '../gateway/src/support/test-app';
+import { createGoogleTestKeys, GOOGLE_TEST_CLIENT_ID } from '@pawhaven/testing';
 import { makePng } from './support/png';
 
 /**

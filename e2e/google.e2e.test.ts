@@ -1,9 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createGoogleTestKeys,
-  GOOGLE_TEST_CLIENT_ID,
-  type GoogleTestKeys,
-} from '../gateway/src/support/test-app';
+import { createGoogleTestKeys, GOOGLE_TEST_CLIENT_ID, type GoogleTestKeys } from '@pawhaven/testing';
 import { startE2eApp, uniqueName, type E2eApp } from './support/app';
 import { launchBrowser, storedSession, waitForPath, type Browser } from './support/browser';
 import { fakeGoogleIdentity } from './support/google';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Locator, Page, Request, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTACT_MESSAGES, NOTIFICATION_MESSAGES } from '@pawhaven/contracts';
-import { TIP_STORAGE_KEY } from '../frontend/src/popups/schedule';
+import { TIP_STORAGE_KEY } from '@pawhaven/frontend/popups/schedule';
 import { startE2eApp, type E2eApp } from './support/app';
 import { createVerifiedUser, signInInBrowser } from './support/adoption';
 import { launchBrowser, pathnameOf, sessionItem, waitForPath, type Browser } from './support/browser';

@@ -15,7 +15,7 @@ import {
   type RebuildResult,
 } from '@pawhaven/platform';
 import { allMigrations, allProjections } from '@pawhaven/projections';
-import { appendRealisticLog } from '@pawhaven/projections/testing';
+import { appendRealisticLog } from '@pawhaven/simulator';
 import { httpGet } from '../lib/http-get';
 import { measureInterleaved, round } from '../lib/measure';
 import { startBenchSession } from '../lib/session';

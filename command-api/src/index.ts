@@ -7,13 +7,30 @@ export { ensureAdmin } from './accounts/bootstrap-admin';
 export { CodeHasher } from './accounts/secrets';
 export { createMailer, type Mailer } from './mail/mailer';
 export { googleVerifier, type GoogleVerifier } from './accounts/google';
-export type { UserEvent, UserEventType } from './accounts/user';
 export { ensureDemoUsers, DEMO_PASSWORD } from './accounts/demo-users';
-export { pseudonymiseUsernameKeys } from './accounts/username-keys';
-export { seedDemoAds } from './adoption/demo-ads';
-export { seedDemoPosts } from './community/demo-posts';
+export { pseudonymiseUsernameKeys, usernameKeys } from './accounts/username-keys';
+export { DEMO_ADS, demoAdPicture, seedDemoAds } from './adoption/demo-ads';
+export { DEMO_POSTS, demoPostPicture, seedDemoPosts } from './community/demo-posts';
 export { chatCommands, type ChatCommands } from './chat/routes';
-export { conversationIdFor } from './chat/conversation';
+export { conversationDecider, conversationIdFor, type ConversationCommand } from './chat/conversation';
 export { seedDemoChat } from './chat/demo-chat';
-export { seedPublicContent } from './directory/seed';
+export { seedId, seedPublicContent } from './directory/seed';
 export { directoryImageOrigins } from './directory/image-origins';
+
+// The write model's deciders, ids and streams, for the log simulator (@pawhaven/simulator) that records what they would.
+export {
+  userDecider,
+  userStream,
+  type UserCommand,
+  type UserEvent,
+  type UserEventType,
+} from './accounts/user';
+export {
+  emailClaimStream,
+  HOLD_GRACE_SECONDS,
+  USERNAME_MIGRATION_STREAM,
+  usernameClaimStream,
+} from './accounts/claims';
+export { adoptionAdDecider, type AdoptionCommand } from './adoption/adoption-ad';
+export { postDecider, type PostCommand } from './community/post';
+export { postLikeDecider, type PostLikeCommand } from './community/post-like';

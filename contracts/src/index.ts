@@ -15,3 +15,4 @@ export * from './directory-texts';
 export * from './events/directory-events';
 export * from './admin';
 export * from './personal-data';
+export * from './ids';

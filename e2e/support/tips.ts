@@ -1,6 +1,6 @@
 import type { BrowserContext } from 'playwright-core';
-import { TIP_STORAGE_KEY } from '../../frontend/src/popups/schedule';
-import { TIPS } from '../../frontend/src/popups/tips';
+import { TIP_STORAGE_KEY } from '@pawhaven/frontend/popups/schedule';
+import { TIPS } from '@pawhaven/frontend/popups/tips';
 
 /** Marks this browser session's tips as already shown and dismissed, so no tip popup covers a page. */
 export async function dismissTips(context: BrowserContext) {

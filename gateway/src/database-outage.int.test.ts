@@ -20,7 +20,7 @@ import {
   type TestApi,
   type TestApp,
   type TestSocket,
-} from './support/test-app';
+} from '@pawhaven/testing';
 
 /**
  * Issue 20 point 2: a dropped database connection ended the process (the socket.io adapter's LISTEN client had no

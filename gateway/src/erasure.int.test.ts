@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresEventStore, withPersonalDataEncryption } from '@pawhaven/platform';
-import { startTestApp, testImage, uniqueName, type RegisteredUser, type TestApp } from './support/test-app';
+import { startTestApp, testImage, uniqueName, type RegisteredUser, type TestApp } from '@pawhaven/testing';
 
 /**
  * Erasure, end to end: one person does everything the product lets a person do — profile, pictures, an adoption ad,

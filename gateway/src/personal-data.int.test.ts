@@ -8,7 +8,7 @@ import {
 } from '@pawhaven/platform';
 import { createTestDatabase } from '@pawhaven/platform/testing';
 import { allProjections } from '@pawhaven/projections';
-import { startTestApp, testImage, uniqueName, type TestApp, type TestDatabase } from './support/test-app';
+import { startTestApp, testImage, uniqueName, type TestApp, type TestDatabase } from '@pawhaven/testing';
 
 /**
  * Crypto-shredding, end to end (issue 10): a person uses the whole product, their key is destroyed, every read model

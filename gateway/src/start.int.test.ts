@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '@pawhaven/command-api';
 import { freePort } from '@pawhaven/platform';
-import { connectSocket } from './support/test-app';
+import { connectSocket } from '@pawhaven/testing';
 
 /**
  * `npm start` as a user runs it: the real gateway/src/main.ts in its own process (node with tsx's loader, which is

@@ -29,3 +29,4 @@ export * from './http/safe-input';
 export * from './http/route-table';
 export * from './embedded/database-from-config';
 export * from './personal-data';
+export { nameUuid } from './name-uuid';

@@ -29,3 +29,4 @@ export const allProjections = importableFrom(import.meta.url, 'allProjections', 
   landingStatsProjection,
   contactMessagesProjection,
 ]);
+export { notificationId } from './notifications/notifications.rows';

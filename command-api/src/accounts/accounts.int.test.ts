@@ -14,7 +14,7 @@ import {
   type RegisteredUser,
   type TestApi,
   type TestApp,
-} from '../../../gateway/src/support/test-app';
+} from '@pawhaven/testing';
 
 /**
  * Every command of the auth root over real HTTP: the whole product on a fresh database, no mocks.

@@ -8,7 +8,7 @@ import {
   type Json,
   type RegisteredUser,
   type TestApp,
-} from '../../../gateway/src/support/test-app';
+} from '@pawhaven/testing';
 
 /**
  * No answer of the auth root tells whether an address has an account: sign-up, password reset, the reset code's

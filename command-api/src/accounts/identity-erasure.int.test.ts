@@ -11,7 +11,7 @@ import {
   type GoogleTestKeys,
   type TestApp,
   type TestDatabase,
-} from '../../../gateway/src/support/test-app';
+} from '@pawhaven/testing';
 import { hashPassword } from './secrets';
 import { usernameKeys } from './username-keys';
 

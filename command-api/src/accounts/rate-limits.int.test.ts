@@ -7,7 +7,7 @@ import {
   uniqueName,
   type ApiResponse,
   type TestApp,
-} from '../../../gateway/src/support/test-app';
+} from '@pawhaven/testing';
 
 /**
  * The auth endpoints are rate-limited per client address, one limiter per flow (ARCHITECTURE §6). Each test uses

@@ -25,7 +25,7 @@ import {
   uniqueName,
   type TestApi,
   type TestApp,
-} from '../../../gateway/src/support/test-app';
+} from '@pawhaven/testing';
 import { createMailer } from '../mail/mailer';
 import { googleVerifier, type GoogleVerifier } from './google';
 import { HOLD_GRACE_SECONDS, USERNAME_MIGRATION_STREAM } from './claims';

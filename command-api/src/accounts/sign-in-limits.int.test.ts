@@ -6,7 +6,7 @@ import {
   type ApiResponse,
   type RegisteredUser,
   type TestApp,
-} from '../../../gateway/src/support/test-app';
+} from '@pawhaven/testing';
 import { SIGN_IN_LOCKED, TOO_MANY } from '../http/rate-limits';
 
 /**

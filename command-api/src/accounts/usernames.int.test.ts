@@ -8,7 +8,7 @@ import {
   type GoogleTestKeys,
   type TestApi,
   type TestApp,
-} from '../../../gateway/src/support/test-app';
+} from '@pawhaven/testing';
 
 /**
  * A username names somebody: one of only dots, dashes, underscores or spaces is refused at sign-up and at a Google

@@ -8,7 +8,7 @@ import {
   type RegisteredUser,
   type TestApi,
   type TestApp,
-} from '../../../gateway/src/support/test-app';
+} from '@pawhaven/testing';
 
 /**
  * Admins do not use the community (issue 10): every command by which one takes part — adoption requests, posts,

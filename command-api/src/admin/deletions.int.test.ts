@@ -7,7 +7,7 @@ import {
   type RegisteredUser,
   type TestApi,
   type TestApp,
-} from '../../../gateway/src/support/test-app';
+} from '@pawhaven/testing';
 
 /**
  * The administrators' five DELETEs (user, ad, request, post, comment) over real HTTP: each removes its target from the

@@ -27,7 +27,7 @@ import type { CommandDeps } from '../deps';
 import { findRecordingStream, uuidParam } from '../http/route-helpers';
 
 /** What the dashboard is told after each deletion (the spec shows only the confirmations and the failures). */
-export const ADMIN_DELETION_MESSAGES = {
+const ADMIN_DELETION_MESSAGES = {
   user: 'User and all their data deleted',
   adoption: 'Adoption post deleted',
   adoptionRequest: 'Adoption request deleted',

@@ -10,7 +10,7 @@ import {
   type RegisteredUser,
   type TestApi,
   type TestApp,
-} from '../../../gateway/src/support/test-app';
+} from '@pawhaven/testing';
 import { releaseImagesAfter } from '../images/released-images';
 
 /**

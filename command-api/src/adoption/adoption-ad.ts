@@ -39,7 +39,7 @@ export type AdoptionCommand =
 /** `deleted`: removed by an administrator; it no longer counts as the requester's open request. */
 type RequestState = { requesterId: string; status: RequestStatus; deleted?: boolean };
 
-export type AdoptionAdState = {
+type AdoptionAdState = {
   status: 'none' | 'available' | 'adopted' | 'deleted';
   adId: string;
   ownerId: string;
@@ -47,7 +47,7 @@ export type AdoptionAdState = {
   requests: Record<string, RequestState>;
 };
 
-export const initialAdoptionAdState = (): AdoptionAdState => ({
+const initialAdoptionAdState = (): AdoptionAdState => ({
   status: 'none',
   adId: '',
   ownerId: '',
@@ -60,7 +60,7 @@ const setRequest = (s: AdoptionAdState, requestId: string, status: RequestStatus
   return r ? { ...s, requests: { ...s.requests, [requestId]: { ...r, status } } } : s;
 };
 
-export function evolveAdoptionAd(state: AdoptionAdState, event: AdoptionEvent): AdoptionAdState {
+function evolveAdoptionAd(state: AdoptionAdState, event: AdoptionEvent): AdoptionAdState {
   switch (event.type) {
     case 'AdoptionAdPublished':
       return {
@@ -105,7 +105,7 @@ export function evolveAdoptionAd(state: AdoptionAdState, event: AdoptionEvent): 
   }
 }
 
-export function decideAdoptionAd(command: AdoptionCommand, state: AdoptionAdState): AdoptionEvent[] {
+function decideAdoptionAd(command: AdoptionCommand, state: AdoptionAdState): AdoptionEvent[] {
   const at = command.data.now.toISOString();
   const existing = () => {
     if (state.status === 'none' || state.status === 'deleted') throw notFound(ADOPTION_MESSAGES.adNotFound);

@@ -11,7 +11,7 @@ import {
   type RegisteredUser,
   type TestApi,
   type TestApp,
-} from '../../../gateway/src/support/test-app';
+} from '@pawhaven/testing';
 
 /**
  * The adoption context over real HTTP: commands through command-api, reads through query-api, the real projector

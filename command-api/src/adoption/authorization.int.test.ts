@@ -1,12 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSISTENT_AFTER_HEADER } from '@pawhaven/contracts';
-import {
-  startTestApp,
-  testImage,
-  type ApiResponse,
-  type TestApi,
-  type TestApp,
-} from '../../../gateway/src/support/test-app';
+import { startTestApp, testImage, type ApiResponse, type TestApi, type TestApp } from '@pawhaven/testing';
 
 /**
  * Who may do what with an adoption ad: every endpoint of the adoption context × every kind of caller, over real

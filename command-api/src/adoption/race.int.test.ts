@@ -8,7 +8,7 @@ import {
   type RegisteredUser,
   type TestApi,
   type TestApp,
-} from '../../../gateway/src/support/test-app';
+} from '@pawhaven/testing';
 
 /**
  * Concurrency of the adoption ad: the ad and its requests are one stream, so of many accepts fired at the same

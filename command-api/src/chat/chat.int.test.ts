@@ -13,7 +13,7 @@ import {
   type TestApi,
   type TestApp,
   type TestSocket,
-} from '../../../gateway/src/support/test-app';
+} from '@pawhaven/testing';
 
 /**
  * The chat over real HTTP and real sockets: find-or-create under a race, who may read and send, idempotent

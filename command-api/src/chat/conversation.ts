@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import { CHAT_MESSAGES as M, type ChatEvent } from '@pawhaven/contracts';
-import { badRequest, forbidden, notFound } from '@pawhaven/platform';
+import { badRequest, forbidden, nameUuid, notFound } from '@pawhaven/platform';
 
 /**
  * A one-to-one conversation, stream `conversation-{conversationId}`, with its messages and receipts inside. Its id
@@ -47,7 +46,7 @@ export type ConversationState = {
   read: Record<string, number>;
 };
 
-export const initialConversationState = (): ConversationState => ({
+const initialConversationState = (): ConversationState => ({
   started: false,
   conversationId: '',
   memberIds: [],
@@ -64,11 +63,10 @@ export const initialConversationState = (): ConversationState => ({
 /** The same id for the same two people, whichever of them starts it (a UUID-shaped SHA-1 of the sorted pair). */
 export function conversationIdFor(a: string, b: string): string {
   const [x, y] = [a, b].sort();
-  const h = createHash('sha1').update(`pawhaven-conversation:${x}:${y}`).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  return nameUuid(`pawhaven-conversation:${x}:${y}`);
 }
 
-export function evolveConversation(state: ConversationState, event: ChatEvent): ConversationState {
+function evolveConversation(state: ConversationState, event: ChatEvent): ConversationState {
   switch (event.type) {
     case 'ConversationStarted': {
       const d = event.data;
@@ -141,7 +139,7 @@ function receiptTarget(state: ConversationState, userId: string, upToMessageId: 
   return target;
 }
 
-export function decideConversation(command: ConversationCommand, state: ConversationState): ChatEvent[] {
+function decideConversation(command: ConversationCommand, state: ConversationState): ChatEvent[] {
   switch (command.type) {
     case 'StartConversation': {
       const { conversationId, starterId, otherId, otherExists, adId, now } = command.data;

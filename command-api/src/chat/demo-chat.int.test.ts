@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../accounts/demo-users';
-import { startTestApp } from '../../../gateway/src/support/test-app';
+import { startTestApp } from '@pawhaven/testing';
 
 /** The embedded first start has a lived-in chat: Sana asked Bilal about Moti, Bilal has one unread message. */
 it('seeds a demo conversation about a demo ad on the first start, through the real deciders and projections', async () => {

@@ -21,7 +21,6 @@ import {
   requireCommunityMember,
   tooMany,
 } from '@pawhaven/platform';
-import type { z } from 'zod';
 import { conversationMemberIsDeleted, creatorIsDeleted } from '../accounts/deleted-users';
 import { adoptionAdDecider } from '../adoption/adoption-ad';
 import { userDecider, userStream, type UserState } from '../accounts/user';
@@ -37,7 +36,6 @@ import {
 
 const positionOf = (position: bigint | null) => (position === null ? undefined : String(position));
 
-export type SendMessageInput = z.input<typeof sendMessageBody>;
 export type SentMessage = { message: MessageDto; position: string | undefined };
 
 /**

@@ -1,11 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  startTestApp,
-  testImage,
-  type ApiResponse,
-  type TestApi,
-  type TestApp,
-} from '../../../gateway/src/support/test-app';
+import { startTestApp, testImage, type ApiResponse, type TestApi, type TestApp } from '@pawhaven/testing';
 
 /**
  * Who may do what with community posts and comments: every write endpoint × every kind of caller, over real

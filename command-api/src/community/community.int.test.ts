@@ -11,7 +11,7 @@ import {
   type RegisteredUser,
   type TestApi,
   type TestApp,
-} from '../../../gateway/src/support/test-app';
+} from '@pawhaven/testing';
 
 /**
  * The write side of community posts, likes and comments over real HTTP, on a fresh PostgreSQL database with the

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { startTestApp } from '../../../gateway/src/support/test-app';
+import { startTestApp } from '@pawhaven/testing';
 
 /** The embedded first start shows a lived-in feed: demo posts with a thread and likes, only once. */
 it('seeds the demo posts on the first start only, through the real deciders and projections', async () => {

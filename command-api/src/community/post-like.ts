@@ -24,11 +24,11 @@ export type PostLikeCommand = {
   };
 };
 
-export type PostLikeState = { liked: boolean };
+type PostLikeState = { liked: boolean };
 
-export const initialPostLikeState = (): PostLikeState => ({ liked: false });
+const initialPostLikeState = (): PostLikeState => ({ liked: false });
 
-export function evolvePostLike(state: PostLikeState, event: PostLikeEvent): PostLikeState {
+function evolvePostLike(state: PostLikeState, event: PostLikeEvent): PostLikeState {
   switch (event.type) {
     case 'PostLiked':
       return { liked: true };
@@ -41,7 +41,7 @@ export function evolvePostLike(state: PostLikeState, event: PostLikeEvent): Post
   }
 }
 
-export function decidePostLike(command: PostLikeCommand, state: PostLikeState): PostLikeEvent[] {
+function decidePostLike(command: PostLikeCommand, state: PostLikeState): PostLikeEvent[] {
   switch (command.type) {
     case 'ToggleLike': {
       const { postId, userId, postExists, postAuthorId, now } = command.data;

@@ -30,7 +30,7 @@ export type PostCommand =
     }
   | { type: 'DeleteComment'; data: { commentId: string; actorId: string; isAdmin: boolean; now: Date } };
 
-export type CommentState = {
+type CommentState = {
   authorId: string;
   content: string;
   parentCommentId: string | null;
@@ -51,7 +51,7 @@ export type PostState = {
   comments: Record<string, CommentState>;
 };
 
-export const initialPostState = (): PostState => ({
+const initialPostState = (): PostState => ({
   status: 'none',
   postId: '',
   authorId: '',
@@ -63,7 +63,7 @@ export const initialPostState = (): PostState => ({
   comments: {},
 });
 
-export function evolvePost(state: PostState, event: PostEvent): PostState {
+function evolvePost(state: PostState, event: PostEvent): PostState {
   switch (event.type) {
     case 'PostPublished': {
       const d = event.data;
@@ -112,7 +112,7 @@ export function evolvePost(state: PostState, event: PostEvent): PostState {
   }
 }
 
-export function decidePost(command: PostCommand, state: PostState): PostEvent[] {
+function decidePost(command: PostCommand, state: PostState): PostEvent[] {
   const at = command.data.now.toISOString();
   const live = () => {
     if (state.status !== 'published') throw notFound(M.postNotFound);

@@ -8,7 +8,7 @@ import {
   type RegisteredUser,
   type TestApi,
   type TestApp,
-} from '../../../gateway/src/support/test-app';
+} from '@pawhaven/testing';
 
 /**
  * Concurrency of likes. One user's likes of one post are one small stream, so concurrent toggles are ordered by

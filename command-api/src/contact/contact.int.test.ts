@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSISTENT_AFTER_HEADER, CONTACT_MESSAGES } from '@pawhaven/contracts';
 import { loadConfig } from '@pawhaven/platform';
-import { startTestApp, type Json, type TestApp } from '../../../gateway/src/support/test-app';
+import { startTestApp, type Json, type TestApp } from '@pawhaven/testing';
 
 /**
  * The contact form (POST /api/contact, name, e-mail and message required): a message is a command, recorded as an

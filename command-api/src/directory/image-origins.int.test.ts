@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PostgresEventStore } from '@pawhaven/platform';
-import { startTestApp, type TestApp } from '../../../gateway/src/support/test-app';
+import { startTestApp, type TestApp } from '@pawhaven/testing';
 import { directoryImageOrigins } from './image-origins';
 import { seedPublicContent } from './seed';
 

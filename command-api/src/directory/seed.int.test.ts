@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSISTENT_AFTER_HEADER } from '@pawhaven/contracts';
 import { PostgresEventStore } from '@pawhaven/platform';
-import { startTestApp, type Json, type TestApp } from '../../../gateway/src/support/test-app';
+import { startTestApp, type Json, type TestApp } from '@pawhaven/testing';
 import { SEED_DIR, seedEntityId, seedPublicContent } from './seed';
 
 /**

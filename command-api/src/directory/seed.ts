@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Knex } from 'knex';
@@ -14,7 +13,7 @@ import {
   teamMemberStream,
   type DirectoryEvent,
 } from '@pawhaven/contracts';
-import { ConcurrencyError, logger, type EventStore, type NewEvent } from '@pawhaven/platform';
+import { ConcurrencyError, logger, nameUuid, type EventStore, type NewEvent } from '@pawhaven/platform';
 
 /** Where the seed files are: `data/seed` at the root of the repository. */
 export const SEED_DIR = path.resolve(import.meta.dirname, '../../../data/seed');
@@ -106,11 +105,7 @@ const KINDS = {
 
 /** A UUID-shaped id (version 5 layout) from the SHA-1 of `name`: the same seed entry always gets the same id. */
 export function seedId(name: string): string {
-  const h = createHash('sha1').update(`pawhaven-seed\n${name}`).digest();
-  h[6] = (h[6]! & 0x0f) | 0x50;
-  h[8] = (h[8]! & 0x3f) | 0x80;
-  const x = h.subarray(0, 16).toString('hex');
-  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
+  return nameUuid(`pawhaven-seed\n${name}`);
 }
 
 /** The id of the entry `key` of a kind's seed file (e.g. `seedEntityId('ngos', 'canal-paws-lahore')`). */

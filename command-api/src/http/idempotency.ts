@@ -18,7 +18,7 @@ import {
   type UnitsOfWork,
 } from '@pawhaven/platform';
 
-export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** How long a key keeps its first answer. */
 const KEEP_HOURS = 24;

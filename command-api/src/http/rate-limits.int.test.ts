@@ -9,7 +9,7 @@ import {
   type RegisteredUser,
   type TestApi,
   type TestApp,
-} from '../../../gateway/src/support/test-app';
+} from '@pawhaven/testing';
 
 /**
  * The rate limits keep their counters in PostgreSQL: two app processes on one database share them, a restart keeps

@@ -37,7 +37,7 @@ const isSignIn = (req: Request) =>
  * Every rate limit of the write side, in one place. Each counts requests per RATE_LIMIT_WINDOW_SECONDS in PostgreSQL,
  * shared by every process and kept across restarts; past its number a request gets 429 before any work is done.
  */
-export const RATE_LIMITS = {
+const RATE_LIMITS = {
   /** Sign-ups, by form and by Google. */
   register: { setting: 'RATE_LIMIT_REGISTER', key: 'address' },
   /** Verification-code checks and resends. */

@@ -25,9 +25,9 @@ export type ImageUpload = {
 };
 
 /** How old a staged image must be before the sweeper settles it (no command takes minutes). */
-export const STAGED_IMAGE_MAX_AGE_SECONDS = 10 * 60;
+const STAGED_IMAGE_MAX_AGE_SECONDS = 10 * 60;
 
-export const imagePath = (id: string) => `/api/images/${id}`;
+const imagePath = (id: string) => `/api/images/${id}`;
 
 /**
  * Checks the bytes (not the file name) really are an image, resizes it and encodes it as WebP, in memory: a bad

@@ -9,7 +9,7 @@ import {
   type RegisteredUser,
   type TestApi,
   type TestApp,
-} from '../../../gateway/src/support/test-app';
+} from '@pawhaven/testing';
 
 /**
  * Pictures go with their content (issue 20): for every way a picture stops being shown — a post or an ad deleted by

@@ -145,7 +145,7 @@ async function deletedAmong(knex: Knex, ids: Iterable<string>): Promise<Set<stri
 }
 
 /** Deletes the pictures of these streams that nothing shows any more. Answers how many were deleted. */
-export async function deleteUnshownImages(knex: Knex, streamIds: readonly string[]): Promise<number> {
+async function deleteUnshownImages(knex: Knex, streamIds: readonly string[]): Promise<number> {
   if (streamIds.length === 0) return 0;
   const { rows } = await knex.raw<{ rows: LoggedEvent[] }>(
     `SELECT stream_id AS "streamId", type, data FROM events

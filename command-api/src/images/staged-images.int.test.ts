@@ -9,7 +9,7 @@ import {
   type RegisteredUser,
   type TestApi,
   type TestApp,
-} from '../../../gateway/src/support/test-app';
+} from '@pawhaven/testing';
 import { userStream } from '../accounts/user';
 import { sweepStagedImages, withStagedImage, type ImageKind } from './image-store';
 

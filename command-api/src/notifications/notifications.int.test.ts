@@ -15,7 +15,7 @@ import {
   type RegisteredUser,
   type TestApi,
   type TestApp,
-} from '../../../gateway/src/support/test-app';
+} from '@pawhaven/testing';
 
 /**
  * Notifications over real HTTP: every kind is caused by the real commands (posts, likes, comments, adoption

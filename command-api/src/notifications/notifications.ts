@@ -20,16 +20,16 @@ export type NotificationCommand =
     }
   | { type: 'DeleteAllNotifications'; data: { userId: string; total: number; now: Date } };
 
-export type NotificationsState = {
+type NotificationsState = {
   /** Read one by one since the last delete-all. */
   read: Record<string, true>;
   /** Deleted one by one since the last delete-all. */
   deleted: Record<string, true>;
 };
 
-export const initialNotificationsState = (): NotificationsState => ({ read: {}, deleted: {} });
+const initialNotificationsState = (): NotificationsState => ({ read: {}, deleted: {} });
 
-export function evolveNotifications(state: NotificationsState, event: NotificationEvent): NotificationsState {
+function evolveNotifications(state: NotificationsState, event: NotificationEvent): NotificationsState {
   switch (event.type) {
     case 'NotificationRead':
       return { ...state, read: { ...state.read, [event.data.notificationId]: true } };
@@ -47,10 +47,7 @@ export function evolveNotifications(state: NotificationsState, event: Notificati
   }
 }
 
-export function decideNotifications(
-  command: NotificationCommand,
-  state: NotificationsState,
-): NotificationEvent[] {
+function decideNotifications(command: NotificationCommand, state: NotificationsState): NotificationEvent[] {
   const at = command.data.now.toISOString();
   const { userId } = command.data;
   const existing = (notificationId: string, seen: SeenNotification) => {

@@ -16,12 +16,7 @@ import {
 } from '@pawhaven/platform';
 import { createTestDatabase } from '@pawhaven/platform/testing';
 import { allProjections } from '@pawhaven/projections';
-import {
-  startTestApp,
-  type Json,
-  type RegisteredUser,
-  type TestApp,
-} from '../../../gateway/src/support/test-app';
+import { startTestApp, type Json, type RegisteredUser, type TestApp } from '@pawhaven/testing';
 
 /**
  * The Projections screen's Rebuild: it runs in the server (202 at once), one at a time anywhere (409), pushes its

@@ -16,7 +16,7 @@ import { createQueue, errorMessageOf } from './requests';
  * - Errors carry the answer's `message`, else 'HTTP error! status: {code}' (spec 001 §8).
  */
 
-export const QUEUE_GAP_MS = 100;
+const QUEUE_GAP_MS = 100;
 const TIMEOUT_MS = 15_000;
 
 const enqueue = createQueue(QUEUE_GAP_MS);

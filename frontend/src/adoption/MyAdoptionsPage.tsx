@@ -19,7 +19,8 @@ export default function MyAdoptionsPage() {
       navigate(`${location.pathname}${location.search}`, { replace: true, state: null });
     const t = setTimeout(() => setMessage(null), ADOPTION_LIMITS.successMessageMs);
     return () => clearTimeout(t);
-  }, [message]); // once per message
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per message, not again when the location changes
+  }, [message]);
 
   return (
     <Container maxWidth="lg" sx={{ py: { xs: 3, md: 5 }, px: { xs: 1.5, sm: 3 } }}>

@@ -4,13 +4,10 @@ import {
   DEFAULT_BREED,
   type AdoptionAdDto,
   type RequestStatus,
-  type UserDto,
 } from '@pawhaven/contracts';
 import { ApiError } from '../shared/api';
 
-/** The signed-in user's id (responses carry both `_id` and `id`). */
-export const userIdOf = (user: Pick<UserDto, 'id' | '_id'> | null | undefined) =>
-  user ? user.id || user._id || null : null;
+export { userIdOf } from '../shared/user-id';
 
 /** The ad's owner id: the listing populates `userId`; command answers send the plain id. */
 export const ownerIdOf = (ad: { userId: AdoptionAdDto['userId'] | string }) =>

@@ -4,7 +4,7 @@ import { useLiveQueries } from '../realtime/live';
 export const ADOPTION_QUERY_ROOTS = [['adoptions'], ['user-adoptions']] as const;
 
 /** How often the adoption lists are read again while the socket is down (the feed's silent refresh interval). */
-export const ADOPTION_POLL_MS = 30_000;
+const ADOPTION_POLL_MS = 30_000;
 
 /**
  * Mounted once for the signed-in user: an adoption change the server announces to them (`adoptionsChanged`: a new

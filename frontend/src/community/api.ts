@@ -12,7 +12,7 @@ const UPLOAD_TIMEOUT_MS = 30_000;
 export const FEED_PAGE_SIZE = COMMUNITY_LIMITS.pageSizeDefault;
 
 type Message = { message?: string; position?: string };
-export type FeedPage = { items: PostDto[]; total: number | null };
+type FeedPage = { items: PostDto[]; total: number | null };
 export type FeedData = InfiniteData<FeedPage, number>;
 
 const id = (value: string) => encodeURIComponent(value);

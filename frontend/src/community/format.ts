@@ -7,9 +7,9 @@ import {
 } from '@pawhaven/contracts';
 import { ApiError } from '../shared/api';
 
-/** The signed-in user's id (responses carry both `_id` and `id`). */
-export const userIdOf = (user: Pick<UserDto, 'id' | '_id'> | null | undefined) =>
-  user ? user.id || user._id || null : null;
+import { userIdOf } from '../shared/user-id';
+
+export { userIdOf };
 
 /** The author's id of a post or comment; null when the account is gone. */
 export const authorIdOf = (item: { userId: AuthorDto | null }) => item.userId?._id || item.userId?.id || null;

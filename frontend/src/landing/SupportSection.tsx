@@ -6,8 +6,8 @@ import Container from '@mui/material/Container';
 import Typography from '@mui/material/Typography';
 import { SectionHeading } from './SectionHeading';
 
-export const SUPPORT_IMAGE_WIDTH = 240;
-export const SUPPORT_IMAGE_HEIGHT = 160;
+const SUPPORT_IMAGE_WIDTH = 240;
+const SUPPORT_IMAGE_HEIGHT = 160;
 
 /** The Support trio: adopt, rescue, foster. The pictures are our own (public/media/landing). */
 const WAYS = [

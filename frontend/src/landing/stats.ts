@@ -5,9 +5,9 @@ import type { LandingStatsDto } from '@pawhaven/contracts';
  * (an empty database, a failed read, a zero) shows a placeholder instead: '0k' for adoption, rescued and clients, '4+'
  * for services.
  */
-export type StatKey = 'adoption' | 'rescued' | 'clients' | 'services';
+type StatKey = 'adoption' | 'rescued' | 'clients' | 'services';
 
-export type StatItem = {
+type StatItem = {
   key: StatKey;
   /** The figure's label. */
   label: string;
@@ -19,7 +19,7 @@ export type StatItem = {
   placeholder: string;
 };
 
-export const STAT_ITEMS: readonly StatItem[] = [
+const STAT_ITEMS: readonly StatItem[] = [
   {
     key: 'adoption',
     label: 'Adoption',

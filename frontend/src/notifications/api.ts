@@ -43,7 +43,7 @@ async function guarded<T>(kind: RequestKind, call: () => Promise<T>): Promise<T>
 }
 
 /** The list answer with its defaults filled in (`hasMore` may also come at the top level). */
-export function normalisePage(raw: unknown, page: number, limit: number): NotificationPage {
+function normalisePage(raw: unknown, page: number, limit: number): NotificationPage {
   const body = (raw ?? {}) as Partial<NotificationPage> & { hasMore?: boolean; data?: unknown };
   const list = Array.isArray(body.notifications)
     ? body.notifications

@@ -30,7 +30,7 @@ export class NotificationRequestError extends Error {
   }
 }
 
-export const isRateLimited = (err: unknown) => err instanceof ApiError && err.status === 429;
+const isRateLimited = (err: unknown) => err instanceof ApiError && err.status === 429;
 export const isNotFound = (err: unknown) => err instanceof ApiError && err.status === 404;
 
 const fallback = (kind: RequestKind) =>

@@ -21,14 +21,13 @@ import { useBackendReady } from '../realtime/RealtimeProvider';
 import { addNotification, flatten, notificationKeys, notificationsApi, patchLists } from './api';
 import { notificationId } from './format';
 import { failureMessage, gateAllows, isNotFound, notificationGate } from './gate';
-
-const userIdOf = (user: { id?: string; _id?: string } | null) => (user ? user.id || user._id || null : null);
+import { userIdOf } from '../shared/user-id';
 
 /** Only a lost answer is worth one more try; a 4xx answer (429, 404, 401) would only make things worse. */
 const retryLostAnswer = (failureCount: number, err: unknown) =>
   failureCount < 1 && err instanceof ApiError && err.kind === 'network';
 
-export const useNotificationGate = () =>
+const useNotificationGate = () =>
   useSyncExternalStore(notificationGate.subscribe, notificationGate.get, notificationGate.get);
 
 /**
@@ -134,7 +133,8 @@ export function useNotificationsLive() {
       for (const p of data?.pages ?? []) for (const n of p.notifications) known.add(notificationId(n));
     if (page.notifications.some((n) => !known.has(notificationId(n))))
       void queryClient.invalidateQueries({ queryKey: notificationKeys.lists(userId) });
-  }, [poll.dataUpdatedAt]); // each new answer
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- each new answer (an equal answer keeps `poll.data`)
+  }, [poll.dataUpdatedAt]);
 
   const previous = useRef(status);
   useEffect(() => {

@@ -8,7 +8,7 @@ import { setCurrentSocket, type InternalState } from './context';
 import { deriveStatus, isAuthRefusal, type BackendHealth, type ConnectionPhase } from './status';
 
 /** How long an emit waits for the server's acknowledgement (the notification socket's time-out, 10 s). */
-export const ACK_TIMEOUT_MS = NOTIFICATION_LIMITS.socketTimeoutMs;
+const ACK_TIMEOUT_MS = NOTIFICATION_LIMITS.socketTimeoutMs;
 
 const browserOnline = () => (typeof navigator === 'undefined' ? true : navigator.onLine !== false);
 

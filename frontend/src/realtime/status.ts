@@ -38,5 +38,5 @@ export function deriveStatus({
 }
 
 /** The handshake refusals that a renewed access token can cure. */
-export const AUTH_REFUSALS = ['Authentication required', 'Your session has ended. Please sign in again.'];
+const AUTH_REFUSALS = ['Authentication required', 'Your session has ended. Please sign in again.'];
 export const isAuthRefusal = (message: string) => AUTH_REFUSALS.includes(message);

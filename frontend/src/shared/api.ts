@@ -117,7 +117,7 @@ export type RequestOptions = {
   idempotencyKey?: string;
 };
 
-export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 /** Retries of a mutating call whose answer did not arrive, with the same key; then the error is shown. */
 const LOST_ANSWER_RETRIES = 2;
 

@@ -1,12 +1,5 @@
 import { useLayoutEffect } from 'react';
 
-/**
- * The prerendered first screen (index.html, #prerender): public/prerender.js shows it before the JavaScript has
- * arrived, for the pages it knows ('home', 'ngo', 'clinics'); React renders into the hidden #root meanwhile.
- */
-export const prerenderedPage = (): string | null =>
-  typeof document === 'undefined' ? null : document.documentElement.getAttribute('data-prerender');
-
 /** Drops the prerendered screen and shows #root, in the same frame (idempotent). */
 export function releasePrerender() {
   if (typeof document === 'undefined') return;

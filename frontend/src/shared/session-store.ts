@@ -25,7 +25,7 @@ function parseUser(raw: string | null): UserDto | null {
 }
 
 /** Responses carry both `_id` and `id`; older stored records may hold only one of them. */
-export function normaliseUser(user: UserDto): UserDto {
+function normaliseUser(user: UserDto): UserDto {
   const id = user.id || user._id;
   return { ...user, id, _id: id };
 }
@@ -106,7 +106,7 @@ export const sessionStore = {
 };
 
 /** Seconds-since-epoch expiry of a JWT, or null when it cannot be read. */
-export function tokenExpiry(token: string): number | null {
+function tokenExpiry(token: string): number | null {
   const part = token.split('.')[1];
   if (!part) return null;
   try {

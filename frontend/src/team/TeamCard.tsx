@@ -24,7 +24,7 @@ import {
   type SectionKey,
 } from './members';
 
-export const PORTRAIT_SIZE = 112;
+const PORTRAIT_SIZE = 112;
 
 /** Text for screen readers only (sizes in px: in `sx` a bare 1 would mean 100%). */
 const srOnly = {

@@ -18,7 +18,7 @@ export const SECTION_LABELS: Record<SectionKey, string> = {
 const SECTION_ORDER: readonly SectionKey[] = ['education', 'experience', 'achievements', 'facilities'];
 
 /** How many cards the landing page shows before 'See More Team Members'. */
-export const LANDING_TEAM_COUNT = 3;
+const LANDING_TEAM_COUNT = 3;
 
 export const isVerifiedRole = (role: string | null | undefined) => /ambassador/i.test(role ?? '');
 

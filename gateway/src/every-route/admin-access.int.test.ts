@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type RegisteredUser, type TestApp } from '../support/test-app';
+import { startTestApp, type RegisteredUser, type TestApp } from '@pawhaven/testing';
 
 /**
  * Issue 10 point 6: every /api/admin route refuses anonymous callers (401) and signed-in non-admins (403), and

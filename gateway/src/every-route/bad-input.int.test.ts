@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '@pawhaven/query-api';
-import { startTestApp, type RegisteredUser, type TestApp } from '../support/test-app';
+import { startTestApp, type RegisteredUser, type TestApp } from '@pawhaven/testing';
 
 /**
  * Issue 6 point 1: bad input is a 4xx with a message, appends nothing and stores nothing — on every route. The

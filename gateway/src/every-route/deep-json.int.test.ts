@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type RegisteredUser, type TestApp } from '../support/test-app';
+import { startTestApp, type RegisteredUser, type TestApp } from '@pawhaven/testing';
 
 /**
  * Issue 20 point 8: a JSON body nested thousands of levels deep is refused at the door with a 400 and a message, on

@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '@pawhaven/platform';
 import { createTestDatabase } from '@pawhaven/platform/testing';
-import { createApi, type Json, type RegisteredUser, type TestDatabase } from '../support/test-app';
+import { createApi, type Json, type RegisteredUser, type TestDatabase } from '@pawhaven/testing';
 
 /**
  * Issue 20 point 7: a retry with the same Idempotency-Key after a crash replays exactly the first answer, at once.

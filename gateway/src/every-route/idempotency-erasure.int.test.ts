@@ -7,7 +7,7 @@ import {
   type ApiResponse,
   type Json,
   type TestApp,
-} from '../support/test-app';
+} from '@pawhaven/testing';
 
 /**
  * Issue 20 point 4 (first bullet): kept Idempotency-Key answers hold what users wrote (the frontend sends a key with

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type RegisteredUser, type TestApp } from '../support/test-app';
+import { startTestApp, type RegisteredUser, type TestApp } from '@pawhaven/testing';
 
 /**
  * Issue 6 point 6: a retried create whose first answer was lost must not create twice. Every mutating route

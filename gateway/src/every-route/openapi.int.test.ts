@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations } from '@pawhaven/query-api';
-import { startTestApp, type TestApp } from '../support/test-app';
+import { startTestApp, type TestApp } from '@pawhaven/testing';
 
 /** Issue 6 point 11: /api/docs lists exactly the routes the gateway serves, each with its zod-derived schemas. */
 describe('the OpenAPI document', () => {

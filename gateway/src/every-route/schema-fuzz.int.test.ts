@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findSchemathesis, fuzz, SCHEMATHESIS_VERSION, type Fuzzer } from '../support/schemathesis';
-import { startTestApp, type RegisteredUser, type TestApp } from '../support/test-app';
+import { startTestApp, type RegisteredUser, type TestApp } from '@pawhaven/testing';
 
 /**
  * The whole OpenAPI document fuzzed by a well-known schema-driven fuzzer (Schemathesis): every operation it

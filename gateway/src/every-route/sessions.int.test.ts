@@ -10,7 +10,7 @@ import {
   type Json,
   type RegisteredUser,
   type TestApp,
-} from '../support/test-app';
+} from '@pawhaven/testing';
 
 /**
  * Issue 6 point 7: an access token opens nothing once its session is signed out, and a validly signed token

@@ -7,7 +7,7 @@ import {
   type RegisteredUser,
   type TestApp,
   type TestSocket,
-} from '../support/test-app';
+} from '@pawhaven/testing';
 
 /**
  * Issue 20 point 1: one socket event (`joinConversation` with a NUL) ended the whole process. Every event the server

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/test-app';
+import { startTestApp, type TestApp } from '@pawhaven/testing';
 
 /**
  * Issue 6 point 4: writers racing on one stream only made their decision on a stale revision. The command

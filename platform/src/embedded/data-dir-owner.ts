@@ -21,7 +21,7 @@ import { StartError } from './start-error';
  */
 export const LOCK_FILE = 'pawhaven.lock';
 
-export type DataDirOwner = {
+type DataDirOwner = {
   pid: number;
   /** See ProcessInfo.startTime; guards against a reused pid. */
   startTime?: string;
@@ -37,7 +37,7 @@ export type RunningOwner = { pid: number; command?: string; since?: string; pgPo
 /** Locks this process wrote (a pid equal to ours in another lock is a previous life of this pid). */
 const claimedHere = new Set<string>();
 
-export async function readOwner(dataDir: string): Promise<DataDirOwner | undefined> {
+async function readOwner(dataDir: string): Promise<DataDirOwner | undefined> {
   const text = await readFile(path.join(dataDir, LOCK_FILE), 'utf8').catch(() => undefined);
   return text === undefined ? undefined : parseOwner(text);
 }
@@ -178,12 +178,10 @@ function ignoreMissing(error: NodeJS.ErrnoException) {
 // ---------------------------------------------------------------------------------------------------------------
 // PostgreSQL left behind by a start that ended without stopping it
 
-export type Postmaster = { pid: number; port?: number; info: ProcessInfo };
+type Postmaster = { pid: number; port?: number; info: ProcessInfo };
 
 /** PostgreSQL's own lock, DATA_DIR/pg/postmaster.pid: pid, data directory, start time, port, … */
-export async function readPostmasterPid(
-  clusterDir: string,
-): Promise<{ pid: number; port?: number } | undefined> {
+async function readPostmasterPid(clusterDir: string): Promise<{ pid: number; port?: number } | undefined> {
   const text = await readFile(path.join(clusterDir, 'postmaster.pid'), 'utf8').catch(() => undefined);
   if (text === undefined) return undefined;
   const lines = text.split('\n');
@@ -196,7 +194,7 @@ export async function readPostmasterPid(
 }
 
 /** The PostgreSQL server running on this cluster directory, per postmaster.pid, if that process really is it. */
-export async function runningPostmaster(clusterDir: string): Promise<Postmaster | undefined> {
+async function runningPostmaster(clusterDir: string): Promise<Postmaster | undefined> {
   const pm = await readPostmasterPid(clusterDir);
   if (!pm || pm.pid <= 0) return undefined;
   const info = await processInfo(pm.pid);
@@ -215,7 +213,7 @@ export async function runningPostmaster(clusterDir: string): Promise<Postmaster 
  * The process that started this server, while it lives: a postmaster's parent is the Node process that spawned it
  * until that process dies; then the postmaster is re-parented to init (pid 1) or a sub-reaper, never a Node process.
  */
-export async function liveStarter(postmaster: { info: ProcessInfo }): Promise<ProcessInfo | undefined> {
+async function liveStarter(postmaster: { info: ProcessInfo }): Promise<ProcessInfo | undefined> {
   const ppid = postmaster.info.ppid;
   if (!ppid || ppid <= 1) return undefined;
   const parent = await processInfo(ppid);

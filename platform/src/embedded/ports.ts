@@ -22,7 +22,7 @@ export async function ensurePortFree(port: number, use: PortUse): Promise<void> 
 }
 
 /** 'EADDRINUSE', 'EACCES' (or another bind error code) when the port cannot be bound; undefined when it is free. */
-export async function portProblem(port: number, hosts: (string | undefined)[]): Promise<string | undefined> {
+async function portProblem(port: number, hosts: (string | undefined)[]): Promise<string | undefined> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) return 'ERANGE';
   for (const host of hosts) {
     const code = await tryListen(port, host);
@@ -74,7 +74,7 @@ function describeHolder(p: ProcessInfo): string {
 }
 
 /** The next port after `port` that can be bound on every host, if one of the next 50 can. */
-export async function freePortNear(port: number, hosts: (string | undefined)[]): Promise<number | undefined> {
+async function freePortNear(port: number, hosts: (string | undefined)[]): Promise<number | undefined> {
   for (let p = port + 1; p <= Math.min(port + 50, 65535); p++) if (!(await portProblem(p, hosts))) return p;
   return undefined;
 }
@@ -89,7 +89,7 @@ function tryListen(port: number, host: string | undefined): Promise<string | und
 }
 
 /** Linux: the process listening on a TCP port (from /proc/net/tcp* and the processes' socket fds). */
-export async function whoListens(port: number): Promise<ProcessInfo | undefined> {
+async function whoListens(port: number): Promise<ProcessInfo | undefined> {
   if (process.platform !== 'linux') return undefined;
   const inodes = new Set<string>();
   for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {

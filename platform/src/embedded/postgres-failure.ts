@@ -26,7 +26,7 @@ const CONFIG_PROBLEM =
 type Where = { port: number; dataDir: string; clusterDir: string; asRoot: boolean };
 
 /** The line that says most: PostgreSQL's FATAL/PANIC/ERROR, initdb's "error:", else the last one. */
-export function keyLine(lines: string[], prefer?: RegExp): string | undefined {
+function keyLine(lines: string[], prefer?: RegExp): string | undefined {
   const pick = (re: RegExp) => [...lines].reverse().find((l) => re.test(l));
   const line =
     (prefer && pick(prefer)) ??

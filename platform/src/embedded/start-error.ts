@@ -103,7 +103,7 @@ export function errorText(error: unknown): string {
   return inspect(error, { depth: 2, breakLength: Infinity });
 }
 
-export function errnoCode(error: unknown): string | undefined {
+function errnoCode(error: unknown): string | undefined {
   if (!(error instanceof Error)) return undefined;
   const e = error as Errno;
   if (typeof e.code === 'string') return e.code;

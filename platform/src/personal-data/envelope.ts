@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { isUuid } from '@pawhaven/contracts';
 
 /**
  * A personal field as stored in the log: `pii:v1:{keyId}:{iv}:{tag}:{ciphertext}` (base64url parts), AES-256-GCM
@@ -21,8 +22,6 @@ const WITH_PREFIX = `${FIELDS_PREFIX}with:`;
 const ALGORITHM = 'aes-256-gcm';
 export const KEY_BYTES = 32;
 const IV_BYTES = 12;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * A well-formed envelope's parts, still base64url (decoded where it is opened: maybe on another thread); `fields` when
  * it holds several fields by path (`sealFields`); `pair` the two key ids of a key derived from both (`pairKey`).
@@ -105,7 +104,7 @@ export function parseEnvelope(value: unknown): Envelope | null {
   };
   if (envelope.iv === '' || envelope.tag === '' || envelope.ciphertext === '') return null;
   // Key ids are uuids: anything else is not ours (and must not reach the key lookup's uuid cast).
-  return (envelope.pair ?? [keyId]).every((id) => UUID.test(id)) ? envelope : null;
+  return (envelope.pair ?? [keyId]).every((id) => isUuid(id)) ? envelope : null;
 }
 
 /** The sealed value's JSON text; throws if the key is wrong or the envelope was tampered with. */

@@ -10,7 +10,7 @@ import {
   type Json,
   type RegisteredUser,
   type TestApp,
-} from '../../../gateway/src/support/test-app';
+} from '@pawhaven/testing';
 
 /**
  * The accounts read models (`users`, `sessions`) after every event they follow: sign-ups, verification, sessions

@@ -1,12 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresEventStore, rebuildProjection } from '@pawhaven/platform';
 import { allProjections } from '@pawhaven/projections';
-import {
-  startTestApp,
-  type RegisteredUser,
-  type TestApi,
-  type TestApp,
-} from '../../../gateway/src/support/test-app';
+import { startTestApp, type RegisteredUser, type TestApi, type TestApp } from '@pawhaven/testing';
 
 /**
  * Issue 6: during `npm run projections -- rebuild sessions` a signed-out token was accepted, because the rebuild

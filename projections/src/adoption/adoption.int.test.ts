@@ -16,7 +16,7 @@ import {
   type RegisteredUser,
   type TestApi,
   type TestApp,
-} from '../../../gateway/src/support/test-app';
+} from '@pawhaven/testing';
 
 /**
  * The adoption read models are a pure function of the log: after a realistic scenario, rebuilding the adoption

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSISTENT_AFTER_HEADER } from '@pawhaven/contracts';
 import { PostgresEventStore, rebuildProjection } from '@pawhaven/platform';
 import { allProjections } from '@pawhaven/projections';
-import { startTestApp, type Json, type TestApp } from '../../../gateway/src/support/test-app';
+import { startTestApp, type Json, type TestApp } from '@pawhaven/testing';
 import { communityLog, type CommunityLog } from './community-log.testing';
 
 /**

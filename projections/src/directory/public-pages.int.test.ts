@@ -12,13 +12,7 @@ import {
 import { rebuildProjection, type EventStore } from '@pawhaven/platform';
 import { testEventStore } from '@pawhaven/platform/testing';
 import { allProjections } from '@pawhaven/projections';
-import {
-  startTestApp,
-  testImage,
-  type Json,
-  type RegisteredUser,
-  type TestApp,
-} from '../../../gateway/src/support/test-app';
+import { startTestApp, testImage, type Json, type RegisteredUser, type TestApp } from '@pawhaven/testing';
 
 /**
  * The public pages' read models: the landing page's figures driven by real commands (sign-ups, verification, ads,

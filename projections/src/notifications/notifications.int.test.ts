@@ -21,7 +21,7 @@ import {
   type RegisteredUser,
   type TestApi,
   type TestApp,
-} from '../../../gateway/src/support/test-app';
+} from '@pawhaven/testing';
 import { communityLog, type CommunityLog } from '../community/community-log.testing';
 import { notificationId } from './notifications.rows';
 

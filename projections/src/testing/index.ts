@@ -1,1 +1,1 @@
-export * from './realistic-log';
+export * from '../community/community-log.testing';

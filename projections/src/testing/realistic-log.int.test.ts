@@ -9,7 +9,7 @@ import {
 } from '@pawhaven/platform';
 import { createTestDatabase, testEventStore } from '@pawhaven/platform/testing';
 import { allProjections } from '../index';
-import { appendRealisticLog } from './realistic-log';
+import { appendRealisticLog } from '@pawhaven/simulator';
 
 /**
  * Every read model is a pure function of the log, whichever way it is built: a realistic log (users signing up,

@@ -7,7 +7,7 @@ import {
   type RegisteredUser,
   type TestApi,
   type TestApp,
-} from '../../../gateway/src/support/test-app';
+} from '@pawhaven/testing';
 
 /** The read side of accounts and the system reads, over real HTTP through the gateway. */
 

@@ -1,13 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_LIMITS, ADMIN_MESSAGES as AM, CONSISTENT_AFTER_HEADER } from '@pawhaven/contracts';
-import {
-  startTestApp,
-  type Json,
-  type RegisteredUser,
-  type TestApi,
-  type TestApp,
-} from '../../../gateway/src/support/test-app';
+import { startTestApp, type Json, type RegisteredUser, type TestApi, type TestApp } from '@pawhaven/testing';
 import { recordProjectionError } from '@pawhaven/platform';
 import { eventsList, runList } from './lists';
 import { rebuildState } from './projections';

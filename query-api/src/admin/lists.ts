@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { isUuid } from '@pawhaven/contracts';
 
 type Binding = Knex.Value;
 import type {
@@ -42,9 +43,7 @@ const iso = (d: unknown) => (d instanceof Date ? d.toISOString() : d == null ? n
 const isoNotNull = (d: unknown) => iso(d) ?? '';
 const num = (n: unknown) => Number(n ?? 0);
 /** `%x%` with LIKE's own characters escaped. */
-export const likeSubstring = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (s: string) => UUID.test(s);
+const likeSubstring = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 /** uuid columns compared with text from the request: ids that cannot be uuids match nothing (not a 400). */
 const uuidIn = (column: string, values: string[]): Clause => {
   const valid = values.filter(isUuid);

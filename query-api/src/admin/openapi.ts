@@ -3,7 +3,7 @@ import { ADMIN_LIMITS, rebuildRequestBody } from '@pawhaven/contracts';
 import type { Operation } from '../system/openapi';
 
 /** The ra-data-simple-rest query of every admin list; each is JSON text. */
-export const adminListQuery = z.object({
+const adminListQuery = z.object({
   sort: z.string().optional().describe('JSON ["field","ASC"|"DESC"]; only the listed columns (else 400)'),
   range: z
     .string()

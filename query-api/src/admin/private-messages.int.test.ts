@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSISTENT_AFTER_HEADER, PRIVATE_MESSAGE } from '@pawhaven/contracts';
-import { startTestApp, type RegisteredUser, type TestApp } from '../../../gateway/src/support/test-app';
+import { startTestApp, type RegisteredUser, type TestApp } from '@pawhaven/testing';
 
 /**
  * Admins never read private chats (issue 20, point 5): the two members read their messages, while every admin route

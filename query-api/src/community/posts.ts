@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { COMMUNITY_LIMITS, type postListQuery } from '@pawhaven/contracts';
+import { COMMUNITY_LIMITS, isUuid, type postListQuery } from '@pawhaven/contracts';
 import type { Database } from '@pawhaven/platform';
 
 type Pool = Database['pool'];
@@ -101,11 +101,9 @@ export async function listUserPosts(pool: Pool, userId: string): Promise<string>
   return rows[0]!.body;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** One post with all its comments (PostDto as JSON text), or null: unknown, deleted, or not a post id at all. */
 export async function findPost(pool: Pool, postId: string): Promise<string | null> {
-  if (!UUID.test(postId)) return null;
+  if (!isUuid(postId)) return null;
   const { rows } = await pool.query<{ body: string }>({
     name: 'community-post',
     text: POST_SQL,

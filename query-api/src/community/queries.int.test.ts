@@ -10,13 +10,8 @@ import {
   type PostDto,
 } from '@pawhaven/contracts';
 import { PostgresEventStore } from '@pawhaven/platform';
-import {
-  startTestApp,
-  type RegisteredUser,
-  type TestApi,
-  type TestApp,
-} from '../../../gateway/src/support/test-app';
-import { communityLog, type CommunityLog } from '../../../projections/src/community/community-log.testing';
+import { startTestApp, type RegisteredUser, type TestApi, type TestApp } from '@pawhaven/testing';
+import { communityLog, type CommunityLog } from '@pawhaven/projections/testing';
 
 /**
  * The community reads over real HTTP. Events are appended straight to the log (the command routes are tested on

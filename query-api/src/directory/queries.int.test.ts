@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSISTENT_AFTER_HEADER, DIRECTORY_SEARCH_MAX, ngoStream, clinicStream } from '@pawhaven/contracts';
 import { PostgresEventStore } from '@pawhaven/platform';
-import { startTestApp, type Json, type TestApp } from '../../../gateway/src/support/test-app';
+import { startTestApp, type Json, type TestApp } from '@pawhaven/testing';
 
 /**
  * The public pages' reads over HTTP on the seeded content: the lists' shapes, and the directory search done by the

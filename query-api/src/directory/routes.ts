@@ -11,7 +11,7 @@ import {
 import type { QueryDeps } from '../deps';
 
 /** A LIKE pattern that finds `term` as a plain substring: its `\`, `%` and `_` are literal. */
-export const containsPattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const containsPattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 type NgoRow = {
   id: string;

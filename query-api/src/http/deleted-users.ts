@@ -49,10 +49,7 @@ const CONTENT_SQL = `
   UNION ALL SELECT conversation_id FROM conversation_members WHERE user_id = ANY($1::text[])`;
 
 /** The deletions the read models have not applied yet; `projections` are those that forget people. */
-export async function pendingDeletions(
-  pool: Pool,
-  projections: readonly string[],
-): Promise<PendingDeletions> {
+async function pendingDeletions(pool: Pool, projections: readonly string[]): Promise<PendingDeletions> {
   const { rows } = await pool.query<{ user_id: string | null }>({
     name: 'pending-user-deletions',
     text: PENDING_SQL,

@@ -6,13 +6,8 @@ import {
   type NotificationPage,
 } from '@pawhaven/contracts';
 import { PostgresEventStore } from '@pawhaven/platform';
-import {
-  startTestApp,
-  type RegisteredUser,
-  type TestApi,
-  type TestApp,
-} from '../../../gateway/src/support/test-app';
-import { communityLog, type CommunityLog } from '../../../projections/src/community/community-log.testing';
+import { startTestApp, type RegisteredUser, type TestApi, type TestApp } from '@pawhaven/testing';
+import { communityLog, type CommunityLog } from '@pawhaven/projections/testing';
 import { notificationById } from './queries';
 
 /**

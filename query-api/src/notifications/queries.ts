@@ -1,5 +1,10 @@
 import type { z } from 'zod';
-import type { notificationListQuery, NotificationDto, NotificationPage } from '@pawhaven/contracts';
+import {
+  isUuid,
+  type notificationListQuery,
+  type NotificationDto,
+  type NotificationPage,
+} from '@pawhaven/contracts';
 import type { Pool } from 'pg';
 
 /**
@@ -46,8 +51,6 @@ const UNREAD_SQL = `SELECT count(*)::int AS count FROM user_notifications($1) WH
 /** Offsets beyond this can hold no notification (and would overflow a bigint): such pages are simply empty. */
 const MAX_OFFSET = 2 ** 52;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** One page of a user's notifications, newest first, with their total and unread count. */
 export async function listNotifications(
   pool: Pool,
@@ -85,7 +88,7 @@ export async function notificationById(
   userId: string,
   id: string,
 ): Promise<NotificationDto | null> {
-  if (!UUID.test(id)) return null;
+  if (!isUuid(id)) return null;
   const { rows } = await pool.query<Row>({
     name: 'notifications-one',
     text: `SELECT ${COLUMNS} FROM user_notifications($1) WHERE id = $2`,

@@ -3,9 +3,9 @@ import type { z } from 'zod';
 import { assertSafeInput, errorAnswer, logger } from '@pawhaven/platform';
 
 /** What a refused or failed event is acknowledged with: the HTTP answer's status and message. */
-export type SocketRefusal = { ok: false; status: number; message: string };
+type SocketRefusal = { ok: false; status: number; message: string };
 
-export const UNKNOWN_EVENT = 'Unknown event';
+const UNKNOWN_EVENT = 'Unknown event';
 
 /** One event a client may emit: the shape of its payload (its first argument) and what it does. */
 export type SocketEvent<S extends z.ZodType = z.ZodType> = {
@@ -28,7 +28,7 @@ export const socketEvent = <S extends z.ZodType>(
  * threw (`errorAnswer`: 400 bad input or a PostgreSQL data exception, 409 a lost race, an HttpError's own status,
  * 503 the database away, 500 otherwise, logged). Nothing escapes it.
  */
-export async function answerOf(work: () => Promise<object> | object): Promise<object> {
+async function answerOf(work: () => Promise<object> | object): Promise<object> {
   try {
     return await work();
   } catch (error) {

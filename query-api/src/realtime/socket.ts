@@ -30,7 +30,7 @@ import { registerSocketEvents, socketEvent, useHandshakeCheck, type SocketEvents
 import type { Presence } from './presence';
 
 /** The command a `sendMessage` runs: the same as POST /api/messages (the gateway wires command-api's). */
-export type SendMessage = (
+type SendMessage = (
   userId: string,
   body: unknown,
 ) => Promise<{ message: MessageDto; position: string | undefined }>;

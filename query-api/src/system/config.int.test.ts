@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '@pawhaven/platform';
-import { startTestApp, type TestApp } from '../../../gateway/src/support/test-app';
+import { startTestApp, type TestApp } from '@pawhaven/testing';
 
 /** GET /api/config hands the frontend the settings it needs at run time, here PawHaven's social accounts. */
 

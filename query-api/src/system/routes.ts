@@ -6,7 +6,7 @@ import { mailboxPage } from './mailbox-page';
 import { openApiDocument } from './openapi';
 
 /** How long a browser or proxy may show a picture without asking again: a deleted picture is gone within this. */
-export const IMAGE_MAX_AGE_SECONDS = 5 * 60;
+const IMAGE_MAX_AGE_SECONDS = 5 * 60;
 
 const isLoopback = (address: string | undefined) =>
   !!address && (address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.'));

@@ -39,7 +39,7 @@ const leaf = (x: number, y: number, rot: number, colour: string) =>
   `<path d="M${x} ${y} q18 -22 44 -8 q-20 22 -44 8 z" fill="${colour}" transform="rotate(${rot} ${x} ${y})"/>`;
 
 /** The branch from edge to edge, with leaves. */
-export const branch = (berries: boolean) =>
+const branch = (berries: boolean) =>
   `<path d="M-420 30 C -200 -10 100 20 420 -10 L420 10 C 100 40 -200 10 -420 52 Z" fill="#8b5e3c"/>
 <path d="M-420 30 C -200 -10 100 20 420 -10" stroke="#a9774f" stroke-width="6" fill="none"/>
 <path d="M160 10 q40 -30 90 -40" stroke="#8b5e3c" stroke-width="12" fill="none" stroke-linecap="round"/>

@@ -114,8 +114,7 @@ const SCENES: Record<PostScene, (rng: Rng) => string> = {
 };
 
 /** The SVG of a post's scene, its colours chosen by `key`. */
-export const postDrawing = (scene: PostScene, key: string) =>
-  canvas(SCENES[scene](rngOf(`post:${scene}:${key}`)));
+const postDrawing = (scene: PostScene, key: string) => canvas(SCENES[scene](rngOf(`post:${scene}:${key}`)));
 
 /** The scene as an 800×600 PNG. */
 export const postPicture = (scene: PostScene, key: string) => rasterize(postDrawing(scene, key));

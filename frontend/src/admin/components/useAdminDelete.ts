@@ -4,7 +4,7 @@ import { ADMIN_MESSAGES } from '@pawhaven/contracts';
 import { adminFetch } from '../httpClient';
 
 /** The five deletions of the spec (001 §5, §7, §8): path, browser confirmation, failure alert. */
-export const ADMIN_DELETIONS = {
+const ADMIN_DELETIONS = {
   user: {
     path: (id: string) => `/user/${encodeURIComponent(id)}`,
     confirm: ADMIN_MESSAGES.confirmDeleteUser,

@@ -11,7 +11,7 @@ import { ImagePicker } from '../../shared/ui/ImagePicker';
 import { addToFeed, communityApi, normalisePost } from '../api';
 
 /** The image types a post accepts; the 10 MB limit is only hinted, the server enforces it. */
-export const POST_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/jpg', 'image/gif'] as const;
+const POST_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/jpg', 'image/gif'] as const;
 
 type Errors = { caption?: string; image?: string };
 

@@ -5,7 +5,7 @@ import { useToast } from '../../shared/toast';
 import { postPath } from '../format';
 
 /** The post's absolute address: what a shared link points at. */
-export const postUrl = (postId: string) => new URL(postPath(postId), window.location.origin).href;
+const postUrl = (postId: string) => new URL(postPath(postId), window.location.origin).href;
 
 /**
  * Share a post: the system's share sheet (the Web Share API) where the browser has it, else its link is copied to

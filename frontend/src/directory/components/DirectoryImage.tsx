@@ -4,8 +4,8 @@ import { styled, type SxProps, type Theme } from '@mui/material/styles';
 import PetsIcon from '@mui/icons-material/Pets';
 
 /** The intrinsic size of the directory pictures (16:9); the space is reserved before they arrive. */
-export const IMAGE_WIDTH = 640;
-export const IMAGE_HEIGHT = 360;
+const IMAGE_WIDTH = 640;
+const IMAGE_HEIGHT = 360;
 
 /** A plain <img>: its width and height attributes reach the page (Box would take them as style props). */
 const Img = styled('img')({});

@@ -18,7 +18,7 @@ import { usePrerenderHandoff } from '../../shared/prerender';
 import { visuallyHidden } from './visuallyHidden';
 
 /** The card grid: one column on a phone, as many 280 px columns as fit above that. */
-export const gridSx = {
+const gridSx = {
   display: 'grid',
   gap: { xs: 2, md: 3 },
   gridTemplateColumns: 'repeat(auto-fill, minmax(min(100%, 280px), 1fr))',
@@ -32,7 +32,7 @@ const FIRST_CARDS = 6;
 export const imagePriority = (index: number) => (index === 0 ? 'high' : index < 3 ? 'eager' : 'lazy');
 
 /** Sets the tab's title while a page is shown. */
-export function useDocumentTitle(title: string) {
+function useDocumentTitle(title: string) {
   useEffect(() => {
     const before = document.title;
     document.title = `${title} | PawHaven`;

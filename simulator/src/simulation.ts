@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   ACCOUNT_LIMITS,
   ADOPTION_MESSAGES,
@@ -8,47 +7,75 @@ import {
   conversationStream,
   faqStream,
   ngoStream,
-  normalizeEmail,
   notificationsStream,
   postLikeStream,
   postStream,
   teamMemberStream,
   type PetDetails,
-  type PetTypeValue,
 } from '@pawhaven/contracts';
-import type { EventMetadata, EventStore, ExpectedRevision, NewEvent } from '@pawhaven/platform';
-import { notificationId } from '../notifications/notifications.rows';
-
-/**
- * A realistic PawHaven event log, for the rebuild bench and the fold/apply equivalence test: a deterministic
- * simulation of the product's users (seeded PRNG, no clock, no random UUIDs) producing the appends the command side
- * would record for what they do, in the order it would record them — the same streams, event shapes, expected
- * revisions and metadata, with the deciders' rules kept (no request on one's own ad, one open request per requester
- * and ad, accepting closes the others, nobody acts on a deleted user's content, …).
- *
- * The community grows: new users arrive in proportion to the active ones, and every active user acts at the same
- * average rate, so the mix of events is about the same from the first thousand events to the millionth; time runs
- * faster as the community grows (about 1,000,000 events in the 185 days before `now`, by default).
- */
-
-export type PlannedAppend = {
-  streamId: string;
-  events: NewEvent[];
-  expected: ExpectedRevision;
-  deps: number[];
-};
-
-export type RealisticLogOptions = {
-  seed?: number;
-  /** The log starts `days` before this (default: the current time). */
-  now?: Date;
-  /** Days before `now` the log starts (default 185: about where the millionth event lands). */
-  days?: number;
-  /** Users deleted by an administrator per 1,000,000 events (default 300). */
-  deletionsPerMillion?: number;
-};
-
-// ─────────────────────────────────────────────────────────────────────────────────────────────── constants
+import type { EventMetadata, NewEvent } from '@pawhaven/platform';
+import { notificationId } from '@pawhaven/projections';
+import {
+  conversationIdFor,
+  emailClaimStream,
+  HOLD_GRACE_SECONDS,
+  seedId,
+  USERNAME_MIGRATION_STREAM,
+  userStream,
+  usernameClaimStream,
+} from '@pawhaven/command-api';
+import type { PlannedAppend, RealisticLogOptions } from './realistic-log';
+import { asciiUsernameKeys } from './usernames';
+import { PAD, PAD3, Rng } from './rng';
+import {
+  FIRST_NAMES,
+  LAST_NAMES,
+  CITIES,
+  AREAS,
+  PET_NAMES,
+  PET_TYPES,
+  BREEDS,
+  AD_FOUND,
+  AD_TRAITS,
+  AD_HOME,
+  POST_LINES,
+  VET_POST_LINES,
+  POST_TAILS,
+  COMMENTS,
+  REPLIES,
+  MESSAGES,
+  REQUEST_OPENERS,
+  REQUEST_HOMES,
+  REQUEST_PROMISES,
+  ABOUTS,
+  VET_ABOUTS,
+  CONTACT_MESSAGES,
+  OTHER_DOMAINS,
+} from './texts';
+import type {
+  Session,
+  User,
+  Post,
+  PostComment,
+  Like,
+  Ad,
+  AdRequest,
+  Conversation,
+  NotificationRef,
+} from './state';
+import {
+  PENDING,
+  VERIFIED,
+  ACTIVE,
+  DELETED,
+  AVAILABLE,
+  ADOPTED,
+  AD_DELETED,
+  TaskQueue,
+  Pool,
+  Ring,
+  pushCapped,
+} from './state';
 
 const SEC = 1000;
 const MIN = 60 * SEC;
@@ -57,14 +84,11 @@ const DAY = 24 * HOUR;
 const REGISTRATION_MS = ACCOUNT_LIMITS.registrationSeconds * SEC;
 const OTP_MS = ACCOUNT_LIMITS.otpSeconds * SEC;
 const RESET_CODE_MS = ACCOUNT_LIMITS.resetCodeSeconds * SEC;
-/** command-api claims.ts HOLD_GRACE_SECONDS */
-const HOLD_GRACE_MS = 5 * MIN;
+const HOLD_GRACE_MS = HOLD_GRACE_SECONDS * SEC;
 /** config REMEMBER_ME_DAYS default */
 const REMEMBER_ME_MS = 30 * DAY;
 const ADMIN_EMAIL = 'admin@pawhaven.local';
 const ADMIN_USERNAME = 'admin';
-/** The stream the one-time username migration marks as done (command-api claims.ts). */
-const USERNAME_MIGRATION_STREAM = 'migration-username-keys-v1';
 
 /** Actions per active user and day, and the community a new user may come from before anybody is active. */
 const ACTIONS_PER_USER_DAY = 0.9;
@@ -76,698 +100,7 @@ const HOURLY = [
   1.55, 1.6, 1.45, 1.1, 0.75,
 ];
 
-// ─────────────────────────────────────────────────────────────────────────────────────────────── randomness
-
-const HEX_CODES = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
-const h8 = (x: number) => HEX[x >>> 24]! + HEX[(x >>> 16) & 255]! + HEX[(x >>> 8) & 255]! + HEX[x & 255]!;
-const PAD = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0'));
-const PAD3 = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));
-const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-
-/** mulberry32: small, fast and good enough for a simulation; the same seed gives the same log. */
-class Rng {
-  private a: number;
-  constructor(seed: number) {
-    this.a = seed >>> 0;
-  }
-  u32(): number {
-    let t = (this.a = (this.a + 0x6d2b79f5) | 0);
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
-  }
-  next(): number {
-    return this.u32() / 4294967296;
-  }
-  int(n: number): number {
-    return Math.floor(this.next() * n);
-  }
-  chance(p: number): boolean {
-    return this.next() < p;
-  }
-  pick<T>(items: readonly T[]): T {
-    return items[this.int(items.length)]!;
-  }
-  range(lo: number, hi: number): number {
-    return lo + this.next() * (hi - lo);
-  }
-  exp(mean: number): number {
-    return -Math.log(1 - this.next()) * mean;
-  }
-  /** A version-4 UUID made of PRNG bits. */
-  uuid(): string {
-    // Written as character codes: a flat string (concatenating pieces would keep a rope of them alive).
-    const out = this.codes;
-    let at = 0;
-    for (let w = 0; w < 4; w++) {
-      let x = this.u32();
-      if (w === 1) x = (x & 0xffff0fff) | 0x4000; // version 4
-      if (w === 2) x = (x & 0x3fffffff) | 0x80000000; // variant 10
-      for (let shift = 28; shift >= 0; shift -= 4) {
-        if (at === 8 || at === 13 || at === 18 || at === 23) out[at++] = 45; // '-'
-        out[at++] = HEX_CODES[(x >>> shift) & 15]!;
-      }
-    }
-    return String.fromCharCode.apply(null, out as unknown as number[]);
-  }
-  private readonly codes = new Array<number>(36).fill(0);
-  /** `words` × 8 hex digits. */
-  hex(words: number): string {
-    let s = '';
-    for (let i = 0; i < words; i++) s += h8(this.u32());
-    return s;
-  }
-  b64(n: number): string {
-    let s = '';
-    for (let i = 0; i < n; i++) s += B64[this.u32() & 63];
-    return s;
-  }
-  digits(n: number): string {
-    let s = '';
-    for (let i = 0; i < n; i++) s += String.fromCharCode(48 + this.int(10));
-    return s;
-  }
-}
-
-// ─────────────────────────────────────────────────────────────────────────────────────────────── ids as the product derives them
-
-/** command-api chat/conversation.ts `conversationIdFor`: the same id for the same two people. */
-export function conversationIdFor(a: string, b: string): string {
-  const [x, y] = [a, b].sort();
-  const h = createHash('sha1').update(`pawhaven-conversation:${x}:${y}`).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
-}
-
-/** command-api directory/seed.ts `seedId`. */
-function seedId(name: string): string {
-  const h = createHash('sha1').update(`pawhaven-seed\n${name}`).digest();
-  h[6] = (h[6]! & 0x0f) | 0x50;
-  h[8] = (h[8]! & 0x3f) | 0x80;
-  const x = h.subarray(0, 16).toString('hex');
-  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
-}
-
-/** The confusables (Unicode TS #39, as `unhomoglyph` has them) of the characters generated usernames use. */
-const ASCII_CONFUSABLES: Record<string, string> = { '0': 'O', '1': 'l', I: 'l', m: 'rn' };
-const skeleton = (s: string) => s.replace(/[01Im]/g, (c) => ASCII_CONFUSABLES[c]!);
-
-/**
- * command-api accounts/username-keys.ts `usernameKeys`, for the ASCII letters, digits, spaces, dots and underscores
- * generated names are made of (the unit test checks it against the real one).
- */
-export function asciiUsernameKeys(username: string): string[] {
-  const name = username.replace(/\s+/g, ' ').trim();
-  const folded = skeleton(name.toLowerCase()).toLowerCase();
-  const skeletonFirst = skeleton(name).toLowerCase();
-  return folded === skeletonFirst ? [folded] : [folded, skeletonFirst];
-}
-
-const emailClaimStream = (email: string) => `user-email-${normalizeEmail(email)}`;
-const usernameClaimStream = (key: string) => `username-key:${key}`;
-const userStream = (userId: string) => `user-${userId}`;
-
-// ─────────────────────────────────────────────────────────────────────────────────────────────── texts
-
-const FIRST_NAMES = [
-  'Ayesha',
-  'Fatima',
-  'Zainab',
-  'Hira',
-  'Sana',
-  'Maryam',
-  'Amna',
-  'Iqra',
-  'Mahnoor',
-  'Laiba',
-  'Noor',
-  'Khadija',
-  'Rabia',
-  'Sadia',
-  'Mehwish',
-  'Anum',
-  'Bushra',
-  'Saima',
-  'Nida',
-  'Kiran',
-  'Areeba',
-  'Hafsa',
-  'Sidra',
-  'Zoya',
-  'Ali',
-  'Ahmed',
-  'Bilal',
-  'Hamza',
-  'Usman',
-  'Hassan',
-  'Hussain',
-  'Omar',
-  'Fahad',
-  'Saad',
-  'Zain',
-  'Daniyal',
-  'Faisal',
-  'Imran',
-  'Kamran',
-  'Asad',
-  'Shoaib',
-  'Waqas',
-  'Junaid',
-  'Talha',
-  'Umair',
-  'Haris',
-  'Arslan',
-  'Adeel',
-  'Salman',
-  'Rizwan',
-  'Naveed',
-  'Tariq',
-  'Yasir',
-  'Farhan',
-  'Mustafa',
-  'Ibrahim',
-];
-const LAST_NAMES = [
-  'Khan',
-  'Ahmed',
-  'Malik',
-  'Butt',
-  'Chaudhry',
-  'Qureshi',
-  'Sheikh',
-  'Raza',
-  'Hussain',
-  'Shah',
-  'Abbasi',
-  'Siddiqui',
-  'Mirza',
-  'Baig',
-  'Javed',
-  'Iqbal',
-  'Akhtar',
-  'Aslam',
-  'Rauf',
-  'Rehman',
-  'Nawaz',
-  'Zafar',
-  'Hashmi',
-  'Bhatti',
-  'Gill',
-  'Cheema',
-  'Awan',
-  'Memon',
-  'Baloch',
-  'Khattak',
-  'Durrani',
-  'Niazi',
-  'Anwar',
-  'Saleem',
-];
-const CITIES = [
-  'Lahore',
-  'Lahore',
-  'Lahore',
-  'Karachi',
-  'Karachi',
-  'Karachi',
-  'Islamabad',
-  'Islamabad',
-  'Rawalpindi',
-  'Faisalabad',
-  'Multan',
-  'Peshawar',
-  'Quetta',
-  'Sialkot',
-  'Gujranwala',
-  'Hyderabad',
-  'Abbottabad',
-  'Bahawalpur',
-  'Sargodha',
-  'Sukkur',
-  'Mardan',
-];
-const AREAS = [
-  'DHA',
-  'Gulberg',
-  'Model Town',
-  'Johar Town',
-  'Clifton',
-  'Gulshan-e-Iqbal',
-  'F-7',
-  'G-11',
-  'Bahria Town',
-  'Saddar',
-  'Cantt',
-  'Wapda Town',
-  'Satellite Town',
-  'Hayatabad',
-  'North Nazimabad',
-  'Faisal Town',
-  'E-11',
-];
-const PET_NAMES = [
-  'Moti',
-  'Billo',
-  'Sheru',
-  'Tommy',
-  'Lucky',
-  'Kitty',
-  'Snowy',
-  'Coco',
-  'Simba',
-  'Mano',
-  'Rani',
-  'Raja',
-  'Badshah',
-  'Chintu',
-  'Pinky',
-  'Oscar',
-  'Leo',
-  'Bella',
-  'Luna',
-  'Max',
-  'Charlie',
-  'Brownie',
-  'Tiger',
-  'Shadow',
-  'Ginger',
-  'Mishri',
-  'Chand',
-  'Sultan',
-  'Buddy',
-  'Rocky',
-  'Whiskers',
-  'Pari',
-  'Jugnu',
-  'Toffee',
-  'Biscuit',
-  'Oreo',
-  'Misty',
-];
-const PET_TYPES: PetTypeValue[] = [
-  'Dog',
-  'Dog',
-  'Dog',
-  'Dog',
-  'Cat',
-  'Cat',
-  'Cat',
-  'Cat',
-  'Bird',
-  'Rabbit',
-  'Hamster',
-  'Other',
-];
-const BREEDS: Record<PetTypeValue, string[]> = {
-  Dog: [
-    'Labrador mix',
-    'German Shepherd',
-    'Desi',
-    'Bully Kutta',
-    'Husky',
-    'Golden Retriever',
-    'Pointer',
-    'Mixed',
-  ],
-  Cat: ['Persian', 'Persian mix', 'Siamese', 'Desi', 'Himalayan', 'British Shorthair', 'Mixed'],
-  Bird: ['Budgie', 'Cockatiel', 'Lovebird', 'African Grey', 'Pigeon'],
-  Rabbit: ['Lionhead', 'Dutch', 'Mixed'],
-  Hamster: ['Syrian', 'Dwarf'],
-  Other: ['Turtle', 'Guinea pig', 'Mixed'],
-};
-const AD_FOUND = [
-  'was found near the canal as a puppy',
-  'was rescued from a busy road last winter',
-  'came to us when her family moved abroad',
-  'was born in our garage and is ready for a home of their own',
-  'was left at the clinic and has been fostered since',
-  'is one of four siblings we rescued from a construction site',
-];
-const AD_TRAITS = [
-  'Very playful and loves attention.',
-  'Calm, gentle and good with children.',
-  'House-trained and knows a few commands.',
-  'A little shy at first but very affectionate.',
-  'Loves sunny windowsills and gentle brushing.',
-  'Eats well and is healthy, vet checked last month.',
-  'Gets along with other pets in the house.',
-];
-const AD_HOME = [
-  'Looking for a family with a little outdoor space.',
-  'Only serious adopters please, home visit required.',
-  'Will hand over with the vaccination card.',
-  'Prefer someone in the same city so we can stay in touch.',
-  'Needs a home where someone is around most of the day.',
-  '',
-];
-const POST_LINES = [
-  'Morning walk done, now demanding breakfast again.',
-  'Rescued this little one near the canal last week, recovering well.',
-  'Sunday nap mode: fully activated.',
-  'Vaccination day! Brave boy did not even cry.',
-  'Found this kitten outside our gate in the rain. Any advice on feeding?',
-  'First bath at home, not amused at all.',
-  'Shelter visit today, so many sweet faces waiting for a home.',
-  'Please keep water bowls outside for street animals in this heat.',
-  'Two years since we adopted her. Best decision ever.',
-  'Does anyone know a good vet near {area}, {city}?',
-  '{pet} learned to sit today!',
-  'Our street dogs got their rabies shots thanks to the volunteers.',
-  'Caught {pet} stealing socks again.',
-  'Foster update: {pet} finally trusts us enough to sleep in our lap.',
-  'Monsoon is here, please check under your car before starting it.',
-];
-const VET_POST_LINES = [
-  'Tip: deworm puppies every two weeks until they are twelve weeks old.',
-  'Heatstroke warning: walk your dogs before 8 am or after sunset.',
-  'Free rabies vaccination camp this Saturday in {area}, {city}.',
-  'Cats should never be given paracetamol, it is toxic for them.',
-  'Spaying and neutering street animals is the kindest way to control their numbers.',
-  'Signs of parvo: vomiting, bloody diarrhoea, lethargy. Please see a vet at once.',
-];
-const POST_TAILS = [
-  '',
-  '',
-  '',
-  ' 🐾',
-  ' ❤️',
-  ' #AdoptDontShop',
-  ' #PawHaven',
-  ' 😍',
-  ' #RescueDog',
-  ' #CatsOfPakistan',
-];
-const COMMENTS = [
-  'So cute!',
-  'MashaAllah, what a beauty',
-  'Which food do you give?',
-  'Please share the clinic address',
-  'Aww 😍',
-  'God bless you for rescuing her',
-  'My cat does the exact same thing!',
-  'How old is he?',
-  'Try the clinic in {area}, they are very good',
-  'Subhan Allah',
-  'Such a happy face',
-  'Thank you for the tip doctor sahab',
-  'Is he available for adoption?',
-  'We need more people like you',
-  'Sharing this with my family group',
-  'Those eyes!',
-  'Get well soon little one',
-  'Very useful information, thanks',
-];
-const REPLIES = [
-  'Thank you!',
-  'JazakAllah',
-  'He is about two years old',
-  'Boiled chicken with rice, and kitten food twice a day',
-  'Sending you the address in chat',
-  'Yes, fully vaccinated',
-  'Haha true',
-  'Thanks, he is doing much better now',
-  'No, he is ours now 😄',
-  'Agreed!',
-];
-const MESSAGES = [
-  'Assalam o Alaikum',
-  'Walaikum Assalam',
-  'Is {pet} still available?',
-  'Ji haan, still available',
-  'Can I come to see {pet} this weekend?',
-  'Sure, Saturday after 4 pm works',
-  'Where in {city} are you?',
-  'Near {area}',
-  'Is he vaccinated?',
-  'Yes, all shots done, I have the card',
-  'Does she get along with kids?',
-  'Very friendly with children',
-  'Ok, thank you',
-  'JazakAllah',
-  'I will call you in the evening',
-  'Please share your number',
-  'Sent you the location',
-  'How is {pet} doing?',
-  'Settling in nicely, sleeping on the sofa already 😄',
-  'Thanks for the update!',
-  'What food do you recommend?',
-  'Which vet do you take him to?',
-  'Can you send more pictures?',
-  'Sure, one minute',
-  'Beautiful 😍',
-  'Let me discuss with my family and get back to you',
-  'No problem, take your time',
-  'We are on our way',
-];
-const REQUEST_OPENERS = [
-  'I would love to adopt {pet}.',
-  'Assalam o Alaikum, I am interested in adopting {pet}.',
-  'Hi! {pet} looks exactly like the pet our family has been hoping for.',
-  'I saw {pet} on PawHaven and would like to give a forever home.',
-];
-const REQUEST_HOMES = [
-  'We live in a house with a small garden in {area}, {city}.',
-  'I have adopted two cats before and they are still with me.',
-  'My kids have been asking for a pet for years and we are finally ready.',
-  'I work from home, so there will always be someone around.',
-  'We have a big lawn and a separate room for pets.',
-];
-const REQUEST_PROMISES = [
-  'I will take care of vaccinations and regular vet visits.',
-  'Happy to share pictures after the adoption.',
-  'I can visit this weekend.',
-  'Please let me know what you need from me.',
-];
-const ABOUTS = [
-  'Cat mom of three in {city}.',
-  'Animal lover and weekend volunteer at a shelter.',
-  'Fostering street puppies since 2019.',
-  'Dog dad. Coffee. Cricket.',
-  'Student in {city}, feeding the campus cats every day.',
-  'Looking to adopt a calm senior dog.',
-  'Rescuer and foster parent in {area}, {city}.',
-];
-const VET_ABOUTS = [
-  'Small-animal vet in {city}. Happy to answer questions about vaccinations.',
-  'Veterinary surgeon at a clinic in {area}, {city}.',
-  'DVM. Volunteer at weekend vaccination camps.',
-];
-const CONTACT_MESSAGES = [
-  'I found an injured dog near {area}, {city}. Who can I contact?',
-  'I want to volunteer with your team in {city}.',
-  'The adoption page does not load on my phone.',
-  'Can NGOs list their animals on PawHaven?',
-  'How do I remove my old adoption post?',
-  'Thank you for this platform, we adopted our cat through it!',
-  'Someone is selling animals in the adoption section, please check.',
-  'Is there a shelter in {city} that takes cats?',
-  'Please add more clinics from {city}.',
-];
-const OTHER_DOMAINS = ['gmail.com', 'yahoo.com', 'hotmail.com', 'outlook.com'];
-
-// ─────────────────────────────────────────────────────────────────────────────────────────────── the simulation's state
-
-const PENDING = 0;
-const VERIFIED = 1;
-const ACTIVE = 2;
-const DELETED = 3;
-
-type Session = { id: string; revoked: boolean; expires: number };
-
-type User = {
-  idx: number;
-  id: string;
-  fullName: string;
-  username: string;
-  keys: string[];
-  email: string;
-  isVet: boolean;
-  isAdmin: boolean;
-  via: 'password' | 'google' | 'bootstrap';
-  status: number;
-  /** The user stream's revision. */
-  rev: number;
-  registeredAt: number;
-  regId: string;
-  regExpires: number;
-  codeAt: number;
-  codeAttempts: number;
-  pendingSteps: number;
-  hasPassword: boolean;
-  phone: string;
-  city: string;
-  about: string;
-  image: string | null;
-  sessions: Session[];
-  /** The append that made the user usable (their first session), a dependency of what they do. */
-  readyIdx: number;
-  /** Their latest appends, which their deletion waits for. */
-  recent: number[];
-  posts: Post[];
-  ads: Ad[];
-  comments: PostComment[];
-  notifications: Notifications | null;
-};
-
-type Post = {
-  /** Numbers the posts, for the like streams' keys. */
-  n: number;
-  id: string;
-  author: User;
-  caption: string;
-  deleted: boolean;
-  rev: number;
-  createdIdx: number;
-  comments: PostComment[];
-};
-type PostComment = { id: string; post: Post; author: User; deleted: boolean; idx: number };
-type Like = { post: Post; user: User; rev: number; liked: boolean; gen: number };
-
-const AVAILABLE = 0;
-const ADOPTED = 1;
-const AD_DELETED = 2;
-type Ad = {
-  id: string;
-  owner: User;
-  details: PetDetails;
-  status: number;
-  rev: number;
-  createdIdx: number;
-  requests: AdRequest[];
-};
-type RequestStatus = 'pending' | 'accepted' | 'rejected' | 'withdrawn' | 'closed';
-type AdRequest = {
-  id: string;
-  ad: Ad;
-  requester: User;
-  status: RequestStatus;
-  deleted: boolean;
-  idx: number;
-};
-
-type Conversation = {
-  id: string;
-  stream: string;
-  members: [User, User];
-  adId: string | null;
-  rev: number;
-  createdIdx: number;
-  count: number;
-  /** Per member (0, 1): their latest message. */
-  lastSeq: [number, number];
-  lastId: [string, string];
-  delivered: [number, number];
-  read: [number, number];
-  busy: boolean;
-};
-
-/** A notification the notifications projection made for a user, as far as this simulation can tell it lives. */
-type NotificationRef = {
-  eventId: string;
-  /** The append that caused it. */
-  idx: number;
-  kind: 'like' | 'comment' | 'request' | 'decision';
-  actor: User;
-  post?: Post;
-  comment?: PostComment;
-  like?: Like;
-  gen?: number;
-  request?: AdRequest;
-  read: boolean;
-  deleted: boolean;
-};
-type Notifications = { rev: number; refs: NotificationRef[]; readAllIdx: number; deleteAllIdx: number };
-
-type Task = { t: number; s: number; f: () => void };
-
-/** Tasks by time (then by the order they were scheduled): the follow-ups of what users did. */
-class TaskQueue {
-  private readonly heap: Task[] = [];
-  private seq = 0;
-  get nextTime(): number {
-    return this.heap.length > 0 ? this.heap[0]!.t : Infinity;
-  }
-  push(t: number, f: () => void): void {
-    const h = this.heap;
-    const task = { t, s: this.seq++, f };
-    let i = h.length;
-    h.push(task);
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (!before(task, h[p]!)) break;
-      h[i] = h[p]!;
-      i = p;
-    }
-    h[i] = task;
-  }
-  pop(): Task {
-    const h = this.heap;
-    const top = h[0]!;
-    const last = h.pop()!;
-    if (h.length > 0) {
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        if (l >= h.length) break;
-        const r = l + 1;
-        const c = r < h.length && before(h[r]!, h[l]!) ? r : l;
-        if (!before(h[c]!, last)) break;
-        h[i] = h[c]!;
-        i = c;
-      }
-      h[i] = last;
-    }
-    return top;
-  }
-}
-const before = (a: Task, b: Task) => a.t < b.t || (a.t === b.t && a.s < b.s);
-
-/** Items that may die (deleted, adopted): picked mostly among the newest, the dead ones skipped and swept. */
-class Pool<T> {
-  items: T[] = [];
-  constructor(private readonly alive: (item: T) => boolean) {}
-  add(item: T): void {
-    this.items.push(item);
-  }
-  pick(rng: Rng, window = 400, recent = 0.75): T | undefined {
-    for (let attempt = 0; attempt < 8; attempt++) {
-      const n = this.items.length;
-      if (n === 0) return undefined;
-      const i = rng.chance(recent) ? n - 1 - rng.int(Math.min(window, n)) : rng.int(n);
-      const item = this.items[i]!;
-      if (this.alive(item)) return item;
-    }
-    if (this.items.length > 64) this.items = this.items.filter(this.alive);
-    return undefined;
-  }
-  sweep(): void {
-    this.items = this.items.filter(this.alive);
-  }
-}
-
-/** A ring of the latest `size` items. */
-class Ring<T> {
-  private readonly items: T[] = [];
-  private next = 0;
-  constructor(private readonly size: number) {}
-  push(item: T): void {
-    if (this.items.length < this.size) this.items.push(item);
-    else this.items[this.next] = item;
-    this.next = (this.next + 1) % this.size;
-  }
-  pick(rng: Rng): T | undefined {
-    return this.items.length > 0 ? rng.pick(this.items) : undefined;
-  }
-}
-
-const pushCapped = <T>(list: T[], item: T, cap: number) => {
-  list.push(item);
-  if (list.length > cap * 2) list.splice(0, list.length - cap);
-};
-
-// ─────────────────────────────────────────────────────────────────────────────────────────────── the simulation
-
-class Simulation {
+export class Simulation {
   readonly out: PlannedAppend[] = [];
   private readonly rng: Rng;
   private readonly tasks = new TaskQueue();
@@ -2519,87 +1852,4 @@ class Simulation {
     u.status = DELETED;
     this.active--;
   }
-}
-
-// ─────────────────────────────────────────────────────────────────────────────────────────────── API
-
-/**
- * The appends of a PawHaven deployment's life, in the order the product would record them (endless). `deps` are
- * indices of earlier appends this one needs committed first (the account that acts, the post liked, the ad
- * requested, the notification read); appends to one stream must also keep their order (their `expected` revisions
- * say so). The same options give the same appends (event ids included).
- */
-export function* realisticLog(opts: RealisticLogOptions = {}): Generator<PlannedAppend> {
-  const sim = new Simulation(opts);
-  sim.start();
-  for (;;) {
-    while (sim.out.length === 0) sim.step();
-    for (const planned of sim.out) yield planned;
-    sim.out.length = 0;
-  }
-}
-
-/**
- * Appends the first appends of `realisticLog` until `events` events were appended. Up to `concurrency` appends are
- * in flight; each waits for its `deps` and for the previous append to its stream, and they start in log order.
- */
-export async function appendRealisticLog(
-  store: EventStore,
-  opts: {
-    events: number;
-    seed?: number;
-    concurrency?: number;
-    onProgress?: (appended: number) => void;
-  } & Omit<RealisticLogOptions, 'seed'>,
-): Promise<{ events: number; appends: number; counts: Record<string, number> }> {
-  const concurrency = Math.max(1, opts.concurrency ?? 1);
-  const counts: Record<string, number> = {};
-  const pending = new Map<number, Promise<void>>();
-  const lastOfStream = new Map<string, number>();
-  const inFlight = new Set<Promise<void>>();
-  let failure: unknown;
-  let planned = 0;
-  let appended = 0;
-  let appends = 0;
-  let index = 0;
-  const { events: target, seed, concurrency: _c, onProgress: _p, ...logOptions } = opts;
-  for (const next of realisticLog({ ...logOptions, seed })) {
-    if (planned >= target || failure !== undefined) break;
-    while (inFlight.size >= concurrency) await Promise.race(inFlight);
-    const i = index++;
-    const waits: Promise<void>[] = [];
-    for (const d of next.deps) {
-      const p = pending.get(d);
-      if (p) waits.push(p);
-    }
-    const previous = lastOfStream.get(next.streamId);
-    if (previous !== undefined) {
-      const p = pending.get(previous);
-      if (p) waits.push(p);
-    }
-    lastOfStream.set(next.streamId, i);
-    planned += next.events.length;
-    const job = (async () => {
-      if (waits.length > 0) await Promise.all(waits);
-      if (failure !== undefined) return;
-      await store.append(next.streamId, next.events, next.expected);
-      appends++;
-      appended += next.events.length;
-      for (const e of next.events) counts[e.type] = (counts[e.type] ?? 0) + 1;
-      opts.onProgress?.(appended);
-    })()
-      .catch((error: unknown) => {
-        failure ??= error;
-      })
-      .finally(() => {
-        pending.delete(i);
-        inFlight.delete(job);
-        if (lastOfStream.get(next.streamId) === i) lastOfStream.delete(next.streamId);
-      });
-    pending.set(i, job);
-    inFlight.add(job);
-  }
-  await Promise.all(inFlight);
-  if (failure !== undefined) throw failure;
-  return { events: appended, appends, counts };
 }

@@ -1,23 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { ADOPTION_MESSAGES } from '@pawhaven/contracts';
 import type { Decider, NewEvent } from '@pawhaven/platform';
-import { adoptionAdDecider, type AdoptionCommand } from '../../../command-api/src/adoption/adoption-ad';
-import { userDecider, type UserCommand } from '../../../command-api/src/accounts/user';
-import { usernameKeys } from '../../../command-api/src/accounts/username-keys';
 import {
+  adoptionAdDecider,
   conversationDecider,
-  conversationIdFor as productConversationId,
-  type ConversationCommand,
-} from '../../../command-api/src/chat/conversation';
-import { postDecider, type PostCommand } from '../../../command-api/src/community/post';
-import { postLikeDecider, type PostLikeCommand } from '../../../command-api/src/community/post-like';
-import {
-  asciiUsernameKeys,
   conversationIdFor,
-  realisticLog,
-  type PlannedAppend,
-  type RealisticLogOptions,
-} from './realistic-log';
+  postDecider,
+  postLikeDecider,
+  userDecider,
+  usernameKeys,
+  type AdoptionCommand,
+  type ConversationCommand,
+  type PostCommand,
+  type PostLikeCommand,
+  type UserCommand,
+} from '@pawhaven/command-api';
+import { asciiUsernameKeys, realisticLog, type PlannedAppend, type RealisticLogOptions } from './index';
 
 const NOW = new Date('2026-06-01T12:00:00.000Z');
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -134,8 +132,8 @@ describe('realisticLog', () => {
     }
     for (const e of ofType('ConversationStarted')) {
       const [a, b] = dataOf(e).memberIds as [string, string];
-      expect(dataOf(e).conversationId).toBe(productConversationId(a, b));
-      expect(conversationIdFor(b, a)).toBe(productConversationId(a, b));
+      expect(dataOf(e).conversationId).toBe(conversationIdFor(a, b));
+      expect(conversationIdFor(b, a)).toBe(conversationIdFor(a, b));
     }
   });
 

@@ -3,7 +3,7 @@ import { io, type Socket } from 'socket.io-client';
 import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT, type JWTVerifyGetKey } from 'jose';
 import type { Config } from '@pawhaven/platform';
 import { createTestDatabase } from '@pawhaven/platform/testing';
-import { startApp, type RunningApp } from '../app';
+import { startApp, type RunningApp } from '@pawhaven/gateway';
 
 /**
  * A shared harness for HTTP integration tests: a fresh migrated database on the real embedded PostgreSQL and the

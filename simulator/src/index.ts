@@ -1,0 +1,7 @@
+export {
+  appendRealisticLog,
+  realisticLog,
+  type PlannedAppend,
+  type RealisticLogOptions,
+} from './realistic-log';
+export { asciiUsernameKeys } from './usernames';
