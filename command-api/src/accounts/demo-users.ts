@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ACCOUNT_LIMITS } from '@pawhaven/contracts';
+import { ACCOUNT_LIMITS, userStream } from '@pawhaven/contracts';
 import { handleCommand, HttpError, type EventStore, type Pseudonyms } from '@pawhaven/platform';
 import {
   claimEmail,
@@ -11,7 +11,7 @@ import {
 } from './claims';
 import { hashRegistrationToken, newRegistrationToken } from './registration-token';
 import { CodeHasher, hashPassword } from './secrets';
-import { userDecider, userStream } from './user';
+import { userDecider } from './user';
 import { usernameClaimKeys } from './username-keys';
 
 export const DEMO_PASSWORD = 'PawHaven#2026';

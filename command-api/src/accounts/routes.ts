@@ -22,6 +22,7 @@ import {
   usernameFromGoogle,
   verifyRegistrationBody,
   verifyResetCodeBody,
+  userStream,
 } from '@pawhaven/contracts';
 import {
   badRequest,
@@ -53,7 +54,7 @@ import {
 import { hashRegistrationToken, newRegistrationToken } from './registration-token';
 import { hashPassword, passwordMatches } from './secrets';
 import { trustedDevices } from './trusted-devices';
-import { registrationLapsed, userDecider, userStream, type UserCommand, type UserState } from './user';
+import { registrationLapsed, userDecider, type UserCommand, type UserState } from './user';
 import { usernameClaimKeys } from './username-keys';
 import { userDto } from './user-dto';
 

@@ -20,7 +20,8 @@ import {
  * the mailbox can never verify into a password someone else chose, nor can that someone verify without the code.
  */
 
-export const userStream = (userId: string) => `user-${userId}`;
+/** Kept for importers outside command-api (the stream names live in contracts). */
+export { userStream } from '@pawhaven/contracts';
 
 export type { UserEvent, UserEventType } from '@pawhaven/contracts';
 

@@ -7,6 +7,7 @@ import {
   COMMUNITY_MESSAGES,
   postIdOfStream,
   postStream,
+  userStream,
 } from '@pawhaven/contracts';
 import {
   afterCommit,
@@ -19,7 +20,7 @@ import {
   requireAdmin,
   type CommandResult,
 } from '@pawhaven/platform';
-import { USER_DELETION_MESSAGES, userDecider, userStream } from '../accounts/user';
+import { USER_DELETION_MESSAGES, userDecider } from '../accounts/user';
 import { adoptionAdDecider } from '../adoption/adoption-ad';
 import { postDecider } from '../community/post';
 import { COMMENTS_PROJECTION } from '../community/routes';

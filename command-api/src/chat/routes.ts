@@ -10,6 +10,7 @@ import {
   type ChatUserDto,
   type ConversationDto,
   type MessageDto,
+  userStream,
 } from '@pawhaven/contracts';
 import {
   assertCommunityMember,
@@ -24,7 +25,7 @@ import {
 import type { z } from 'zod';
 import { conversationMemberIsDeleted, creatorIsDeleted } from '../accounts/deleted-users';
 import { adoptionAdDecider } from '../adoption/adoption-ad';
-import { userDecider, userStream, type UserState } from '../accounts/user';
+import { userDecider, type UserState } from '../accounts/user';
 import type { CommandDeps } from '../deps';
 import { rateLimitCounter } from '../http/rate-limits';
 import { signedIn, uuidParam } from '../http/route-helpers';

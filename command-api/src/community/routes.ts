@@ -13,6 +13,7 @@ import {
   type CommentDto,
   type LikeResponse,
   type PostDto,
+  userStream,
 } from '@pawhaven/contracts';
 import {
   badRequest,
@@ -23,7 +24,7 @@ import {
   requireCommunityMember,
 } from '@pawhaven/platform';
 import { creatorIsDeleted } from '../accounts/deleted-users';
-import { userDecider, userStream, type UserState } from '../accounts/user';
+import { userDecider, type UserState } from '../accounts/user';
 import type { CommandDeps } from '../deps';
 import { newIdFor } from '../http/idempotency';
 import { findRecordingStream, signedIn, uuidParam } from '../http/route-helpers';
