@@ -77,7 +77,6 @@ async function adNamed(store: EventStore, knex: Knex, ownerId: string, name: str
     .select('stream_id')) as { stream_id: string }[];
   for (const { stream_id } of published)
     for await (const e of store.readStream(stream_id, { maxCount: 1 }))
-      if ((e.data as { details?: { name?: unknown } }).details?.name === name)
-        return adIdOfStream(stream_id);
+      if ((e.data as { details?: { name?: unknown } }).details?.name === name) return adIdOfStream(stream_id);
   return null;
 }
