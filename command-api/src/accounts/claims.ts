@@ -33,7 +33,6 @@ import { keepsUsernameKey, userDecider, usesUsernameKey } from './user';
  * is replaced or fails, and confirmed — for good — when the e-mail is verified (or at once for Google and the
  * admin). Each change is appended at the revision it was decided on, so two sign-ups cannot both take a name.
  */
-export { emailClaimStream, usernameClaimStream };
 
 /**
  * A verification decided just before its sign-up expires is appended a moment later; the hold outlives the

@@ -13,7 +13,6 @@
 import { decideUser } from './decide';
 import { evolveUser, initialUserState } from './state';
 
-export { userStream } from '@pawhaven/contracts';
 export type { UserEvent, UserEventType } from '@pawhaven/contracts';
 export { USER_DELETION_MESSAGES, type UserCommand } from './commands';
 export { decideUser } from './decide';
