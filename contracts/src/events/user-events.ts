@@ -3,7 +3,7 @@ import { normalizeEmail } from '../accounts';
 /**
  * Events of the user aggregate (stream `user-{userId}`). Shared by the command side that appends them and the
  * projections that read them. Fields marked "v2" are absent from events recorded before registrations were bound
- * to a token and usernames compared by their keys; readers fill them in (command-api user.ts `evolveUser`).
+ * to a token and usernames compared by their keys; readers fill them in (command-api accounts/user/state.ts `evolveUser`).
  *
  * Claim streams: `user-email-{email}` holds EmailClaimed (permanent: the address's account stream);
  * `username-key:{key}` holds a username's hold / confirmation / release (UsernameClaimEvent). The older

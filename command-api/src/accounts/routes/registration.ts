@@ -129,7 +129,7 @@ export function registrationRoutes(router: Router, ctx: AccountsContext): void {
       type: 'VerifyEmail',
       data: {
         codeHash: codes.hash('registration', user.userId, body.otp),
-        // Without the token of this very sign-up the code verifies nothing (see user.ts).
+        // Without the token of this very sign-up the code verifies nothing (see user/registration.ts).
         tokenHash: body.registrationToken ? hashRegistrationToken(body.registrationToken) : null,
         now: now(),
       },
