@@ -18,19 +18,8 @@ export { seedId, seedPublicContent } from './directory/seed';
 export { directoryImageOrigins } from './directory/image-origins';
 
 // The write model's deciders, ids and streams, for the log simulator (@pawhaven/simulator) that records what they would.
-export {
-  userDecider,
-  userStream,
-  type UserCommand,
-  type UserEvent,
-  type UserEventType,
-} from './accounts/user';
-export {
-  emailClaimStream,
-  HOLD_GRACE_SECONDS,
-  USERNAME_MIGRATION_STREAM,
-  usernameClaimStream,
-} from './accounts/claims';
+export { userDecider, type UserCommand, type UserEvent, type UserEventType } from './accounts/user';
+export { HOLD_GRACE_SECONDS, USERNAME_MIGRATION_STREAM } from './accounts/claims';
 export { adoptionAdDecider, type AdoptionCommand } from './adoption/adoption-ad';
 export { postDecider, type PostCommand } from './community/post';
 export { postLikeDecider, type PostLikeCommand } from './community/post-like';

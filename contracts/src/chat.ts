@@ -169,6 +169,131 @@ export type MessagePage = {
   pagination: { page: number; limit: number; total: number; hasMore: boolean };
 };
 
+/** A field the client reads leniently: absent, or of another shape, is undefined (the answer still parses). */
+const lenient = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
+const filled = z.string().min(1);
+/** A user named by id, or as an object with `_id` or `id`. */
+const userRef = z.union([
+  filled,
+  z.object({ _id: lenient(filled), id: lenient(filled) }).transform((u) => u._id ?? u.id),
+]);
+const epoch = () => new Date(0).toISOString();
+
+/**
+ * A message as the server or the socket answers it, read into a MessageDto: `_id` or `id`, `text` or `content`,
+ * `createdAt` or `timestamp` (an ISO string or milliseconds), the sender as an id or a user; a missing status is
+ * 'sent'. No id or no conversation fails the parse.
+ */
+export const messageAnswer = z
+  .object({
+    _id: lenient(filled),
+    id: lenient(filled),
+    conversationId: filled,
+    senderId: lenient(userRef),
+    text: lenient(z.string()),
+    content: lenient(z.string()),
+    createdAt: lenient(z.union([z.number(), filled])),
+    timestamp: lenient(z.union([z.number(), filled])),
+    clientMessageId: lenient(filled),
+    status: lenient(z.enum(['sent', 'delivered', 'read'])),
+  })
+  .refine((m) => m._id ?? m.id, 'A message needs an id')
+  .transform((m): MessageDto => {
+    const id = (m._id ?? m.id)!;
+    const created = m.createdAt ?? m.timestamp;
+    return {
+      _id: id,
+      id,
+      conversationId: m.conversationId,
+      senderId: m.senderId ?? '',
+      text: m.text ?? m.content ?? '',
+      clientMessageId: m.clientMessageId ?? '',
+      createdAt: typeof created === 'number' ? new Date(created).toISOString() : (created ?? epoch()),
+      status: m.status ?? 'sent',
+    };
+  });
+
+const participantAnswer = z
+  .object({
+    _id: lenient(filled),
+    id: lenient(filled),
+    username: lenient(filled),
+    profileImage: lenient(filled),
+    isVeterinarian: lenient(z.boolean()),
+  })
+  .transform((p): ChatUserDto => {
+    const id = p._id ?? p.id ?? '';
+    return {
+      _id: id,
+      id,
+      username: p.username ?? '',
+      profileImage: p.profileImage ?? null,
+      isVeterinarian: p.isVeterinarian === true,
+    };
+  });
+
+/**
+ * A conversation as the server answers it, read into a ConversationDto: `_id` or `id`; `members` as ids, or taken
+ * from `participants` (ids or users); the last message's `text` or `content`; a missing update time is the
+ * creation time. No id fails the parse.
+ */
+export const conversationAnswer = z
+  .object({
+    _id: lenient(filled),
+    id: lenient(filled),
+    members: lenient(z.array(filled.catch(''))),
+    participants: lenient(z.array(z.union([filled, participantAnswer]).catch(''))),
+    startedBy: lenient(filled),
+    lastMessage: lenient(
+      z.object({
+        text: lenient(z.string()),
+        content: lenient(filled),
+        senderId: lenient(filled),
+        createdAt: lenient(filled),
+        timestamp: lenient(filled),
+      }),
+    ),
+    updatedAt: lenient(filled),
+    createdAt: lenient(filled),
+    unreadCount: lenient(z.number()),
+    ad: lenient(
+      z.object({ _id: filled, name: lenient(filled), imageUrl: lenient(filled) }).transform((a) => ({
+        _id: a._id,
+        name: a.name ?? '',
+        imageUrl: a.imageUrl ?? null,
+      })),
+    ),
+  })
+  .refine((c) => c._id ?? c.id, 'A conversation needs an id')
+  .transform((c): ConversationDto => {
+    const id = (c._id ?? c.id)!;
+    const entries = c.participants ?? [];
+    const participants = entries.filter((p): p is ChatUserDto => typeof p === 'object');
+    const members = (c.members ?? entries.map((p) => (typeof p === 'string' ? p : p._id))).filter(Boolean);
+    const updatedAt = c.updatedAt ?? c.createdAt ?? epoch();
+    const last = c.lastMessage;
+    const lastText = last?.text ?? last?.content;
+    return {
+      _id: id,
+      id,
+      members,
+      participants,
+      startedBy: c.startedBy ?? members[0] ?? '',
+      lastMessage:
+        last && lastText !== undefined
+          ? {
+              text: lastText,
+              senderId: last.senderId ?? '',
+              createdAt: last.createdAt ?? last.timestamp ?? updatedAt,
+            }
+          : null,
+      updatedAt,
+      createdAt: c.createdAt ?? updatedAt,
+      unreadCount: c.unreadCount && c.unreadCount > 0 ? Math.floor(c.unreadCount) : 0,
+      ad: c.ad ?? null,
+    };
+  });
+
 /** What the socket gateway pushes. */
 export type SocketEvents = {
   getMessage: MessageDto;

@@ -9,6 +9,7 @@ export * from './community';
 export * from './events/community-events';
 export * from './chat';
 export * from './events/chat-events';
+export * from './events/notification-events';
 export * from './notifications';
 export * from './directory';
 export * from './directory-texts';

@@ -1,6 +1,7 @@
 // Personal data in events: which fields are personal and whose (crypto-shredding, docs/decisions.md).
 import type { AdoptionEventType } from './events/adoption-events';
-import type { ChatEventType, NotificationEventType } from './events/chat-events';
+import type { ChatEventType } from './events/chat-events';
+import type { NotificationEventType } from './events/notification-events';
 import type { CommunityEventType } from './events/community-events';
 import type { ContactEventType, DirectoryEventType } from './events/directory-events';
 import type { ClaimEvent, UserEventType } from './events/user-events';

@@ -23,7 +23,6 @@ const SELF = path
 const KNOWN_EXCEPTIONS: readonly string[] = [
   'command-api/src/accounts/accounts.int.test.ts',
   'command-api/src/accounts/rate-limits.int.test.ts',
-  'command-api/src/accounts/routes.ts',
   'command-api/src/admin/routes.ts',
   'command-api/src/chat/routes.ts',
   'frontend/src/admin/AdminApp.tsx',

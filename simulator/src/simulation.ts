@@ -11,18 +11,18 @@ import {
   postLikeStream,
   postStream,
   teamMemberStream,
+  emailClaimStream,
+  userStream,
+  usernameClaimStream,
   type PetDetails,
 } from '@pawhaven/contracts';
 import type { EventMetadata, NewEvent } from '@pawhaven/platform';
 import { notificationId } from '@pawhaven/projections';
 import {
   conversationIdFor,
-  emailClaimStream,
   HOLD_GRACE_SECONDS,
   seedId,
   USERNAME_MIGRATION_STREAM,
-  userStream,
-  usernameClaimStream,
 } from '@pawhaven/command-api';
 import type { PlannedAppend, RealisticLogOptions } from './realistic-log';
 import { asciiUsernameKeys } from './usernames';

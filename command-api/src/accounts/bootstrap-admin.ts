@@ -1,3 +1,4 @@
+import { userStream } from '@pawhaven/contracts';
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
   handleCommand,
@@ -16,7 +17,7 @@ import {
   releaseUsername,
 } from './claims';
 import { hashPassword } from './secrets';
-import { userDecider, userStream } from './user';
+import { userDecider } from './user';
 import { usernameClaimKeys } from './username-keys';
 
 /**

@@ -1,6 +1,8 @@
 import {
   ACCOUNT_MESSAGES,
-  normalizeEmail,
+  emailClaimStream,
+  usernameClaimStream,
+  userStream,
   type LegacyUsernameClaimEvent,
   type UsernameClaimEvent,
 } from '@pawhaven/contracts';
@@ -14,7 +16,7 @@ import {
   unauthorized,
   type EventStore,
 } from '@pawhaven/platform';
-import { keepsUsernameKey, userDecider, userStream, usesUsernameKey } from './user';
+import { keepsUsernameKey, userDecider, usesUsernameKey } from './user';
 
 /**
  * Unique e-mails and usernames, decided by the event store itself (expected revisions), never by a read model.
@@ -31,8 +33,6 @@ import { keepsUsernameKey, userDecider, userStream, usesUsernameKey } from './us
  * is replaced or fails, and confirmed — for good — when the e-mail is verified (or at once for Google and the
  * admin). Each change is appended at the revision it was decided on, so two sign-ups cannot both take a name.
  */
-export const emailClaimStream = (email: string) => `user-email-${normalizeEmail(email)}`;
-export const usernameClaimStream = (key: string) => `username-key:${key}`;
 
 /**
  * A verification decided just before its sign-up expires is appended a moment later; the hold outlives the

@@ -1,17 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { ACCOUNT_LIMITS } from '@pawhaven/contracts';
+import { ACCOUNT_LIMITS, emailClaimStream, userStream } from '@pawhaven/contracts';
 import { handleCommand, HttpError, type EventStore, type Pseudonyms } from '@pawhaven/platform';
-import {
-  claimEmail,
-  claimOwner,
-  confirmUsername,
-  emailClaimStream,
-  holdExpiry,
-  holdUsername,
-} from './claims';
+import { claimEmail, claimOwner, confirmUsername, holdExpiry, holdUsername } from './claims';
 import { hashRegistrationToken, newRegistrationToken } from './registration-token';
 import { CodeHasher, hashPassword } from './secrets';
-import { userDecider, userStream } from './user';
+import { userDecider } from './user';
 import { usernameClaimKeys } from './username-keys';
 
 export const DEMO_PASSWORD = 'PawHaven#2026';

@@ -1,5 +1,4 @@
 import { Router, type Request } from 'express';
-import type { Knex } from 'knex';
 import {
   ADOPTION_MESSAGES,
   adIdOfStream,
@@ -7,6 +6,7 @@ import {
   COMMUNITY_MESSAGES,
   postIdOfStream,
   postStream,
+  userStream,
 } from '@pawhaven/contracts';
 import {
   afterCommit,
@@ -19,12 +19,12 @@ import {
   requireAdmin,
   type CommandResult,
 } from '@pawhaven/platform';
-import { USER_DELETION_MESSAGES, userDecider, userStream } from '../accounts/user';
+import { USER_DELETION_MESSAGES, userDecider } from '../accounts/user';
 import { adoptionAdDecider } from '../adoption/adoption-ad';
 import { postDecider } from '../community/post';
-import { COMMENTS_PROJECTION } from '../community/routes';
 import type { CommandDeps } from '../deps';
-import { findRecordingStream, uuidParam } from '../http/route-helpers';
+import { uuidParam } from '../http/route-helpers';
+import { postgresReadModels } from '../ports/read-models';
 
 /** What the dashboard is told after each deletion (the spec shows only the confirmations and the failures). */
 const ADMIN_DELETION_MESSAGES = {
@@ -39,25 +39,6 @@ const positionOf = (r: Pick<CommandResult<unknown>, 'position'>) =>
   r.position === null ? undefined : String(r.position);
 
 /**
- * The stream that recorded a child (a request in its ad's stream, a comment in its post's): the read model, then
- * the log's unprojected tail (findRecordingStream), and for an admin's retry whose row is already gone from the
- * read model, the whole log (a scan, paid only by an id the read model does not know).
- */
-async function recordingStream(
-  knex: Knex,
-  where: Parameters<typeof findRecordingStream>[1],
-  streamOf: (parentId: string) => string,
-): Promise<string | null> {
-  const found = await findRecordingStream(knex, where);
-  if (found) return 'parentId' in found ? streamOf(found.parentId) : found.streamId;
-  const { rows } = await knex.raw<{ rows: { stream_id: string }[] }>(
-    `SELECT stream_id FROM events WHERE type = ? AND data->>? = ? LIMIT 1`,
-    [where.eventType, where.idField, where.id],
-  );
-  return rows[0]?.stream_id ?? null;
-}
-
-/**
  * Administrators' deletions (spec 001 §7), mounted at /api/admin behind requireAdmin. Each is the same command the
  * owner's own delete runs (DeleteAd, DeletePost, DeleteComment) or the admin-only one (DeleteRequest, DeleteUser),
  * through handleCommand (a stale revision is decided again; only a stream every attempt loses answers 409), with the
@@ -68,6 +49,7 @@ export function adminRoutes(deps: CommandDeps): Router {
   const { store, db } = deps;
   const now = deps.now ?? (() => new Date());
   const router = Router();
+  const readModels = postgresReadModels(db);
   router.use(requireAdmin);
 
   /** A deletion that finds its target already deleted (404 from the decider, but the stream shows it): 200. */
@@ -126,18 +108,8 @@ export function adminRoutes(deps: CommandDeps): Router {
   router.delete('/adoption-requests/:id', async (req, res) => {
     const requestId = uuidParam(req.params.id, ADOPTION_MESSAGES.requestNotFound);
     const adminId = currentUserId(req);
-    const stream = await recordingStream(
-      db.knex,
-      {
-        projection: 'adoption-ads',
-        table: 'adoption_requests',
-        parentColumn: 'ad_id',
-        id: requestId,
-        eventType: 'AdoptionRequested',
-        idField: 'requestId',
-      },
-      adoptionStream,
-    );
+    // An admin's retry may find the request's row already gone from the read model: the whole log is searched.
+    const stream = await readModels.recordingStream('adoption-request', requestId, { wholeLog: true });
     if (!stream) throw new HttpError(404, ADOPTION_MESSAGES.requestNotFound);
     const result = await handleCommand(
       store,
@@ -177,18 +149,7 @@ export function adminRoutes(deps: CommandDeps): Router {
   router.delete('/comments/:id', async (req, res) => {
     const commentId = uuidParam(req.params.id, COMMUNITY_MESSAGES.commentNotFound);
     const adminId = currentUserId(req);
-    const stream = await recordingStream(
-      db.knex,
-      {
-        projection: COMMENTS_PROJECTION,
-        table: 'post_comments',
-        parentColumn: 'post_id',
-        id: commentId,
-        eventType: 'CommentAdded',
-        idField: 'commentId',
-      },
-      postStream,
-    );
+    const stream = await readModels.recordingStream('post-comment', commentId, { wholeLog: true });
     if (!stream) throw new HttpError(404, COMMUNITY_MESSAGES.commentNotFound);
     const postId = postIdOfStream(stream);
     try {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { adoptionStream, DEFAULT_BREED, type PetDetails } from '@pawhaven/contracts';
+import { adoptionStream, DEFAULT_BREED, type PetDetails, emailClaimStream } from '@pawhaven/contracts';
 import { handleCommand, type EventStore } from '@pawhaven/platform';
-import { claimOwner, emailClaimStream } from '../accounts/claims';
+import { claimOwner } from '../accounts/claims';
 import { petPicture, type CoatOf } from '../images/illustrations';
 import { withStagedImage } from '../images/image-store';
 import { adoptionAdDecider, type AdoptionCommand } from './adoption-ad';

@@ -24,7 +24,8 @@ import { creatorIsDeleted } from '../accounts/deleted-users';
 import type { CommandDeps } from '../deps';
 import { rateLimits } from '../http/rate-limits';
 import { newIdFor } from '../http/idempotency';
-import { findRecordingStream, signedIn, uuidParam } from '../http/route-helpers';
+import { signedIn, uuidParam } from '../http/route-helpers';
+import { postgresReadModels } from '../ports/read-models';
 import { singleUpload, uploadedFile } from '../http/upload';
 import { withStagedImage, type ImageKind } from '../images/image-store';
 import { adoptionAdDecider, type AdoptionCommand } from './adoption-ad';
@@ -66,22 +67,16 @@ export function adoptionRoutes(deps: CommandDeps): Router {
   const now = deps.now ?? (() => new Date());
   const limits = rateLimits(deps);
   const router = Router();
+  const readModels = postgresReadModels(db);
 
   const run = (adId: string, command: AdoptionCommand, actorId: string) =>
     handleCommand(store, adoptionStream(adId), adoptionAdDecider, command, { actorId });
 
   /** Which ad a request belongs to (request ids are global), also right after it was sent. */
   const adOfRequest = async (requestId: string) => {
-    const found = await findRecordingStream(db.knex, {
-      projection: 'adoption-ads',
-      table: 'adoption_requests',
-      parentColumn: 'ad_id',
-      id: requestId,
-      eventType: 'AdoptionRequested',
-      idField: 'requestId',
-    });
-    if (!found) throw notFound(M.requestNotFound);
-    return 'parentId' in found ? found.parentId : adIdOfStream(found.streamId);
+    const stream = await readModels.recordingStream('adoption-request', requestId);
+    if (!stream) throw notFound(M.requestNotFound);
+    return adIdOfStream(stream);
   };
 
   router.post(

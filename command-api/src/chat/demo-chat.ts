@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { conversationStream } from '@pawhaven/contracts';
+import { adIdOfStream, conversationStream, emailClaimStream } from '@pawhaven/contracts';
 import { handleCommand, type EventStore } from '@pawhaven/platform';
-import { claimOwner, emailClaimStream } from '../accounts/claims';
+import { claimOwner } from '../accounts/claims';
 import { conversationDecider, conversationIdFor, type ConversationCommand } from './conversation';
 
 const SANA = 'sana.adopts@gmail.com';
@@ -77,7 +77,6 @@ async function adNamed(store: EventStore, knex: Knex, ownerId: string, name: str
     .select('stream_id')) as { stream_id: string }[];
   for (const { stream_id } of published)
     for await (const e of store.readStream(stream_id, { maxCount: 1 }))
-      if ((e.data as { details?: { name?: unknown } }).details?.name === name)
-        return stream_id.slice('adoption-'.length);
+      if ((e.data as { details?: { name?: unknown } }).details?.name === name) return adIdOfStream(stream_id);
   return null;
 }

@@ -10,6 +10,7 @@ import {
   type ChatUserDto,
   type ConversationDto,
   type MessageDto,
+  userStream,
 } from '@pawhaven/contracts';
 import {
   assertCommunityMember,
@@ -23,7 +24,7 @@ import {
 } from '@pawhaven/platform';
 import { conversationMemberIsDeleted, creatorIsDeleted } from '../accounts/deleted-users';
 import { adoptionAdDecider } from '../adoption/adoption-ad';
-import { userDecider, userStream, type UserState } from '../accounts/user';
+import { userDecider, type UserState } from '../accounts/user';
 import type { CommandDeps } from '../deps';
 import { rateLimitCounter } from '../http/rate-limits';
 import { signedIn, uuidParam } from '../http/route-helpers';

@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMUNITY_LIMITS, COMMUNITY_MESSAGES as M, CONSISTENT_AFTER_HEADER } from '@pawhaven/contracts';
 import { allProjections } from '@pawhaven/projections';
-import { COMMENTS_PROJECTION } from './routes';
+import { COMMENTS_PROJECTION } from '../ports/read-models';
 import { recordedEvents } from '@pawhaven/platform/testing';
 import {
   startTestApp,

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { COMMUNITY_LIMITS, postLikeStream, postStream } from '@pawhaven/contracts';
+import { COMMUNITY_LIMITS, postLikeStream, postStream, emailClaimStream } from '@pawhaven/contracts';
 import { handleCommand, type EventStore } from '@pawhaven/platform';
-import { claimOwner, emailClaimStream } from '../accounts/claims';
+import { claimOwner } from '../accounts/claims';
 import { postPicture, type PostScene } from '../images/illustrations/posts';
 import { withStagedImage } from '../images/image-store';
 import { postLikeDecider } from './post-like';

@@ -1,4 +1,4 @@
-import { COMMUNITY_MESSAGES as M, type CommunityEvent } from '@pawhaven/contracts';
+import { COMMUNITY_MESSAGES as M, type PostLikeEvent } from '@pawhaven/contracts';
 import { notFound } from '@pawhaven/platform';
 
 /**
@@ -9,8 +9,6 @@ import { notFound } from '@pawhaven/platform';
  * Whether the post exists is not in this stream: the route loads the post and passes what it found, so the decider
  * stays pure.
  */
-
-export type PostLikeEvent = Extract<CommunityEvent, { type: 'PostLiked' | 'PostUnliked' }>;
 
 export type PostLikeCommand = {
   type: 'ToggleLike';

@@ -1,7 +1,7 @@
 import { describe, it } from 'vitest';
-import { COMMUNITY_MESSAGES as M } from '@pawhaven/contracts';
+import { COMMUNITY_MESSAGES as M, type PostLikeEvent } from '@pawhaven/contracts';
 import { deciderSpec } from '@pawhaven/platform/testing';
-import { postLikeDecider, type PostLikeEvent } from './post-like';
+import { postLikeDecider } from './post-like';
 
 const given = deciderSpec(postLikeDecider);
 const now = new Date('2026-11-21T10:00:00.000Z');

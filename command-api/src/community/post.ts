@@ -1,4 +1,4 @@
-import { COMMUNITY_MESSAGES as M, type CommunityEvent } from '@pawhaven/contracts';
+import { COMMUNITY_MESSAGES as M, type PostEvent } from '@pawhaven/contracts';
 import { badRequest, conflict, forbidden, notFound } from '@pawhaven/platform';
 
 /**
@@ -6,8 +6,6 @@ import { badRequest, conflict, forbidden, notFound } from '@pawhaven/platform';
  * against this post's own comments, and deleting the post closes every thread at the same revision. Likes live in
  * their own per-user streams (post-like.ts).
  */
-
-export type PostEvent = Exclude<CommunityEvent, { type: 'PostLiked' | 'PostUnliked' }>;
 
 export type PostCommand =
   | {

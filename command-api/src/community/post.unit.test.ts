@@ -1,7 +1,7 @@
 import { describe, it } from 'vitest';
-import { COMMUNITY_MESSAGES as M } from '@pawhaven/contracts';
+import { COMMUNITY_MESSAGES as M, type PostEvent } from '@pawhaven/contracts';
 import { deciderSpec } from '@pawhaven/platform/testing';
-import { postDecider, type PostEvent } from './post';
+import { postDecider } from './post';
 
 const given = deciderSpec(postDecider);
 const now = new Date('2026-11-21T10:00:00.000Z');

@@ -13,6 +13,7 @@ import {
   type CommentDto,
   type LikeResponse,
   type PostDto,
+  userStream,
 } from '@pawhaven/contracts';
 import {
   badRequest,
@@ -23,10 +24,11 @@ import {
   requireCommunityMember,
 } from '@pawhaven/platform';
 import { creatorIsDeleted } from '../accounts/deleted-users';
-import { userDecider, userStream, type UserState } from '../accounts/user';
+import { userDecider, type UserState } from '../accounts/user';
 import type { CommandDeps } from '../deps';
 import { newIdFor } from '../http/idempotency';
-import { findRecordingStream, signedIn, uuidParam } from '../http/route-helpers';
+import { signedIn, uuidParam } from '../http/route-helpers';
+import { postgresReadModels } from '../ports/read-models';
 import { rateLimits } from '../http/rate-limits';
 import { singleUpload, uploadedFile } from '../http/upload';
 import { withStagedImage, type ImageKind } from '../images/image-store';
@@ -43,12 +45,6 @@ const postImage: ImageKind = {
   invalid: M.imageInvalid,
   formats: ['png', 'jpeg', 'gif'],
 };
-
-/**
- * The read-side projection that owns `post_comments`: a comment it has not projected yet lies past its
- * checkpoint, in the tail of the log.
- */
-export const COMMENTS_PROJECTION = 'community-posts';
 
 const authorDto = (u: UserState): AuthorDto | null =>
   u.status === 'unregistered' || u.status === 'deleted'
@@ -98,6 +94,7 @@ export function communityRoutes(deps: CommandDeps): { posts: Router; comments: R
   const { store, db } = deps;
   const now = deps.now ?? (() => new Date());
   const limits = rateLimits(deps);
+  const readModels = postgresReadModels(db);
 
   const run = (postId: string, command: PostCommand, actorId: string) =>
     handleCommand(store, postStream(postId), postDecider, command, { actorId });
@@ -108,16 +105,9 @@ export function communityRoutes(deps: CommandDeps): { posts: Router; comments: R
 
   /** Which post a comment belongs to (comment ids are global), also right after it was written. */
   const postOfComment = async (commentId: string) => {
-    const found = await findRecordingStream(db.knex, {
-      projection: COMMENTS_PROJECTION,
-      table: 'post_comments',
-      parentColumn: 'post_id',
-      id: commentId,
-      eventType: 'CommentAdded',
-      idField: 'commentId',
-    });
-    if (!found) throw notFound(M.commentNotFound);
-    return 'parentId' in found ? found.parentId : postIdOfStream(found.streamId);
+    const stream = await readModels.recordingStream('post-comment', commentId);
+    if (!stream) throw notFound(M.commentNotFound);
+    return postIdOfStream(stream);
   };
 
   /** A deleted user's post is gone from every read model: it takes no more comments or likes (404). */
@@ -128,12 +118,7 @@ export function communityRoutes(deps: CommandDeps): { posts: Router; comments: R
 
   /** The post's likes as the read model has them, with this user's new state on top (the model may lag). */
   const likesAfter = async (postId: string, userId: string, liked: boolean) => {
-    const rows = await db
-      .knex('post_likes')
-      .where({ post_id: postId })
-      .orderBy([{ column: 'liked_at' }, { column: 'user_id' }])
-      .select<{ user_id: string }[]>('user_id');
-    const ids = rows.map((r) => r.user_id);
+    const ids = await readModels.postLikers(postId);
     if (!liked) return ids.filter((id) => id !== userId);
     return ids.includes(userId) ? ids : [...ids, userId];
   };

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { postgresReadModels } from '../ports/read-models';
 import { SEED_DIR, seedFileImages } from './seed';
 
 /**
@@ -8,11 +9,9 @@ import { SEED_DIR, seedFileImages } from './seed';
  * Entries only enter the log at start, so the list is exact until the next start.
  */
 export async function directoryImageOrigins(knex: Knex, dir = SEED_DIR): Promise<string[]> {
-  const { rows } = await knex.raw<{ rows: { image: string }[] }>(
-    `SELECT image FROM ngos UNION SELECT image FROM clinics UNION SELECT image FROM team_members`,
-  );
+  const shown = await postgresReadModels({ knex }).directoryImages();
   const origins = new Set<string>();
-  for (const image of [...rows.map((r) => r.image), ...(await seedFileImages(dir))]) {
+  for (const image of [...shown, ...(await seedFileImages(dir))]) {
     if (!image.startsWith('https://')) continue;
     try {
       origins.add(new URL(image).origin);

@@ -1,5 +1,11 @@
 import type { Knex } from 'knex';
-import type { AdoptionEvent, CommunityEvent, UserEvent } from '@pawhaven/contracts';
+import {
+  userIdOfStream,
+  userStream,
+  type AdoptionEvent,
+  type CommunityEvent,
+  type UserEvent,
+} from '@pawhaven/contracts';
 
 /**
  * Pictures go with their content: a picture nothing shows any more (its post or ad deleted, a profile or ad picture
@@ -62,7 +68,7 @@ const field = (data: unknown, ...path: string[]): unknown =>
 /** Folds one stream's events (in stream order) into its pictures; pictures are image ids. */
 export function picturesOfStream(streamId: string, events: readonly LoggedEvent[]): StreamPictures {
   const result: StreamPictures = {
-    ownerId: streamId.startsWith('user-') ? streamId.slice('user-'.length) : null,
+    ownerId: streamId.startsWith(userStream('')) ? userIdOfStream(streamId) : null,
     pictures: [],
     shown: null,
     proofs: [],
@@ -135,13 +141,13 @@ export function picturesNoLongerShown(p: StreamPictures, deletedUsers: ReadonlyS
 
 /** The users of `ids` whose account is deleted (`UserDeleted` in their stream: one indexed lookup each). */
 async function deletedAmong(knex: Knex, ids: Iterable<string>): Promise<Set<string>> {
-  const streams = [...new Set(ids)].map((id) => `user-${id}`);
+  const streams = [...new Set(ids)].map(userStream);
   if (streams.length === 0) return new Set();
   const { rows } = await knex.raw<{ rows: { stream_id: string }[] }>(
     `SELECT stream_id FROM events WHERE stream_id = ANY(?) AND type = 'UserDeleted'`,
     [streams],
   );
-  return new Set(rows.map((r) => r.stream_id.slice('user-'.length)));
+  return new Set(rows.map((r) => userIdOfStream(r.stream_id)));
 }
 
 /** Deletes the pictures of these streams that nothing shows any more. Answers how many were deleted. */
@@ -177,7 +183,7 @@ async function streamsOfUser(knex: Knex, userId: string): Promise<string[]> {
          OR (type = 'PostPublished' AND data->>'authorId' = :id)`,
     { id: userId },
   );
-  return [`user-${userId}`, ...rows.map((r) => r.stream_id)];
+  return [userStream(userId), ...rows.map((r) => r.stream_id)];
 }
 
 /** Whether `event` may leave a picture unshown (an ad edit only when it brings a new picture). */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adoptionStream } from '@pawhaven/contracts';
+import { adoptionStream, userStream } from '@pawhaven/contracts';
 import { PostgresEventStore } from '@pawhaven/platform';
 import {
   startTestApp,
@@ -10,7 +10,6 @@ import {
   type TestApi,
   type TestApp,
 } from '@pawhaven/testing';
-import { userStream } from '../accounts/user';
 import { sweepStagedImages, withStagedImage, type ImageKind } from './image-store';
 
 /**

@@ -7,6 +7,7 @@ import {
 import { currentUserId, handleCommand } from '@pawhaven/platform';
 import type { CommandDeps } from '../deps';
 import { signedIn, uuidParam } from '../http/route-helpers';
+import { postgresReadModels } from '../ports/read-models';
 import { notificationsDecider, type NotificationCommand, type SeenNotification } from './notifications';
 
 const positionOf = (position: bigint | null) => (position === null ? undefined : String(position));
@@ -34,23 +35,10 @@ export function notificationRoutes(deps: CommandDeps): Router {
     return body;
   };
 
-  /** The notification as the read model shows it to this user (the only place its id can have come from). */
-  const seen = async (userId: string, notificationId: string): Promise<SeenNotification> => {
-    const { rows } = await db.pool.query<{ read: boolean }>(
-      'SELECT read FROM user_notifications($1) WHERE id = $2',
-      [userId, notificationId],
-    );
-    return rows[0] ?? null;
-  };
-
-  const counts = async (userId: string) => {
-    const { rows } = await db.pool.query<{ total: number; unread: number }>(
-      `SELECT count(*)::int AS total, (count(*) FILTER (WHERE NOT read))::int AS unread
-         FROM user_notifications($1)`,
-      [userId],
-    );
-    return rows[0]!;
-  };
+  const readModels = postgresReadModels(db);
+  const seen = (userId: string, notificationId: string): Promise<SeenNotification> =>
+    readModels.notificationSeen(userId, notificationId);
+  const counts = (userId: string) => readModels.notificationCounts(userId);
 
   // The fixed paths first: 'mark-all-read' and 'delete-all' are not ids.
   router.put('/mark-all-read', auth, async (req, res) => {

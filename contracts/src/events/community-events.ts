@@ -62,6 +62,12 @@ export type CommunityEvent =
 
 export type CommunityEventType = CommunityEvent['type'];
 
+/** The events of a post's own stream (`post-{postId}`): the post and its comments. */
+export type PostEvent = Exclude<CommunityEvent, { type: 'PostLiked' | 'PostUnliked' }>;
+
+/** The events of one user's like of one post (`post-like-{postId}-{userId}`). */
+export type PostLikeEvent = Extract<CommunityEvent, { type: 'PostLiked' | 'PostUnliked' }>;
+
 /** Every community event type, for projections that follow all of them. */
 export const COMMUNITY_EVENT_TYPES = [
   'PostPublished',

@@ -1,7 +1,9 @@
+import { normalizeEmail } from '../accounts';
+
 /**
  * Events of the user aggregate (stream `user-{userId}`). Shared by the command side that appends them and the
  * projections that read them. Fields marked "v2" are absent from events recorded before registrations were bound
- * to a token and usernames compared by their keys; readers fill them in (command-api user.ts `evolveUser`).
+ * to a token and usernames compared by their keys; readers fill them in (command-api accounts/user/state.ts `evolveUser`).
  *
  * Claim streams: `user-email-{email}` holds EmailClaimed (permanent: the address's account stream);
  * `username-key:{key}` holds a username's hold / confirmation / release (UsernameClaimEvent). The older
@@ -126,5 +128,17 @@ export type LegacyUsernameClaimEvent = { type: 'UsernameClaimed'; data: { userId
 
 export type ClaimEvent = EmailClaimEvent | UsernameClaimEvent | LegacyUsernameClaimEvent;
 
+/** The user aggregate's stream: registration, e-mail verification, sessions, password and profile. */
+export const userStream = (userId: string) => `user-${userId}`;
+
 /** The user id of a `user-{id}` stream. */
 export const userIdOfStream = (streamId: string) => streamId.slice('user-'.length);
+
+/**
+ * The e-mail claim of an address (`user-email-{address}`, claimed once, names the address's account stream for
+ * good); the store keeps it under the address's pseudonym, so the address itself is never in the log.
+ */
+export const emailClaimStream = (email: string) => `user-email-${normalizeEmail(email)}`;
+
+/** The claim of one username comparison key (`username-key:{key}`); events in UsernameClaimEvent. */
+export const usernameClaimStream = (key: string) => `username-key:${key}`;

@@ -4,7 +4,8 @@ import Box from '@mui/material/Box';
 import { useSession } from '../shared/session';
 import { visuallyHidden } from '../shared/ui/visually-hidden';
 import { UnreadPill } from './components/UnreadPill';
-import { unreadBadge, unreadConversationsText, userIdOf } from './format';
+import { unreadBadge, unreadConversationsText } from './conversations';
+import { userIdOf } from './format';
 import { useConversationListLive, useUnreadConversations } from './hooks';
 
 /** The signed-in user's id when they can chat. */

@@ -1,7 +1,7 @@
 import { CHAT_LIMITS, type ConversationDto, type MessageDto, type MessagePage } from '@pawhaven/contracts';
 import { queryOptions, type InfiniteData } from '@tanstack/react-query';
 import { ApiError, api } from '../shared/api';
-import { normaliseConversation, normaliseMessage } from './format';
+import { parseConversation, parseMessage } from './parse';
 
 /** Calls of the chat (spec 001 §7). Every command answer carries `position` (the client sends it back on reads). */
 
@@ -23,17 +23,17 @@ export type MessagesData = InfiniteData<MessagePage, number>;
 const listOf = (raw: unknown): ConversationDto[] => {
   const data = (raw as { data?: unknown })?.data ?? raw;
   return Array.isArray(data)
-    ? data.map(normaliseConversation).filter((c): c is ConversationDto => c !== null)
+    ? data.map(parseConversation).filter((c): c is ConversationDto => c !== null)
     : [];
 };
 
 const oneOf = (raw: unknown): ConversationDto | null =>
-  normaliseConversation((raw as { data?: unknown })?.data ?? raw);
+  parseConversation((raw as { data?: unknown })?.data ?? raw);
 
 function messagePageOf(raw: unknown, page: number, limit: number): MessagePage {
   const body = raw as Partial<MessagePage> | unknown[] | null;
   const list = Array.isArray(body) ? body : Array.isArray(body?.data) ? body.data : [];
-  const data = list.map(normaliseMessage).filter((m): m is MessageDto => m !== null);
+  const data = list.map(parseMessage).filter((m): m is MessageDto => m !== null);
   const pagination = !Array.isArray(body) ? body?.pagination : undefined;
   return {
     success: true,
@@ -92,7 +92,7 @@ export const chatApi = {
   /** POST /api/messages; the client id doubles as the idempotency key so a retry never sends twice. */
   send: async (body: SendBody) => {
     const res = await api.post('/api/messages', body, { idempotencyKey: body.clientMessageId });
-    const message = normaliseMessage((res as { data?: unknown })?.data ?? res);
+    const message = parseMessage((res as { data?: unknown })?.data ?? res);
     if (!message) throw new Error('The server did not return the message');
     return message;
   },

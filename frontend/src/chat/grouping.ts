@@ -1,5 +1,6 @@
 import { CHAT_LIMITS } from '@pawhaven/contracts';
-import { dayKey, type ChatMessage } from './format';
+import { dayKey } from './labels';
+import type { ChatMessage } from './merge';
 
 /** A run of consecutive messages of one sender, on one day, each within the window of the one before. */
 export type MessageGroup = { key: string; senderId: string; day: string; messages: ChatMessage[] };

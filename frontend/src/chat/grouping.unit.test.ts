@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CHAT_LIMITS } from '@pawhaven/contracts';
-import type { ChatMessage } from './format';
+import type { ChatMessage } from './merge';
 import { groupMessages, groupPosition } from './grouping';
 
 const A = 'aaaaaaaa-0000-4000-8000-000000000001';

@@ -24,20 +24,10 @@ import {
   type SendAck,
   type SendBody,
 } from './api';
-import {
-  applyReceiptToPages,
-  insertIntoPages,
-  markOthersRead,
-  newClientMessageId,
-  normaliseMessage,
-  optimisticMessage,
-  readReceiptTarget,
-  upsertConversation,
-  withIncomingMessage,
-  withUnread,
-  unreadConversations,
-  type ChatMessage,
-} from './format';
+import { upsertConversation, withIncomingMessage, withUnread, unreadConversations } from './conversations';
+import { insertIntoPages, newClientMessageId, optimisticMessage, type ChatMessage } from './merge';
+import { parseMessage } from './parse';
+import { applyReceiptToPages, markOthersRead, readReceiptTarget } from './receipts';
 
 /** How often lists are refreshed while the socket is down (the 'polling' state). */
 export const POLL_CONVERSATIONS_MS = 10_000;
@@ -284,7 +274,7 @@ export function useSendMessage(me: string, onFailure: (failure: SendFailure) => 
         if (statusRef.current === 'realtime') {
           try {
             const ack = await emitWithAck<SendAck>('sendMessage', body);
-            if (ack?.ok) message = normaliseMessage(ack.message);
+            if (ack?.ok) message = parseMessage(ack.message);
             else if (ack && ack.status && ack.status < 500)
               throw new SendRefused(ack.status, ack.message || CHAT_MESSAGES.sendFailed);
           } catch (err) {
@@ -369,7 +359,7 @@ export function useConversationListLive(me: string | null) {
   });
 
   useSocketEvent('getMessage', (raw: SocketEvents['getMessage']) => {
-    const message = me ? normaliseMessage(raw) : null;
+    const message = me ? parseMessage(raw) : null;
     if (!me || !message) return;
     const { conversation, visible } = openNow.current;
     const isOpen = conversation?._id === message.conversationId;
@@ -428,7 +418,7 @@ export function useChatPushes(me: string, open: OpenFacts, stopTyping: (conversa
   );
 
   useSocketEvent('getMessage', (raw: SocketEvents['getMessage']) => {
-    const message = normaliseMessage(raw);
+    const message = parseMessage(raw);
     if (!message) return;
     const { conversation, visible } = openRef.current;
     const isOpen = conversation?._id === message.conversationId;

@@ -1,3 +1,4 @@
+import { userStream } from '@pawhaven/contracts';
 import type { Pool } from 'pg';
 import type { Migration } from '../db/migrations';
 import type { AccessClaims } from './tokens';
@@ -37,7 +38,7 @@ export function sessionChecks(pool: Pool): { fromLog: SessionCheck } {
     const { rows } = await pool.query<{ open: boolean }>({
       name: 'session-is-open',
       text: SESSION_IS_OPEN_SQL,
-      values: [`user-${userId}`, sessionId],
+      values: [userStream(userId), sessionId],
     });
     return rows[0]?.open === true;
   };

@@ -1,3 +1,4 @@
+import { userStream } from '@pawhaven/contracts';
 import type { Request, RequestHandler } from 'express';
 import type { SessionCheck } from '../auth/sessions';
 import type { AccessClaims, TokenService } from '../auth/tokens';
@@ -73,7 +74,7 @@ export async function assertCommunityMember(
   userId: string,
   action: string,
 ): Promise<void> {
-  for await (const first of store.readStream(`user-${userId}`, { maxCount: 1 })) {
+  for await (const first of store.readStream(userStream(userId), { maxCount: 1 })) {
     if ((first.data as { isAdmin?: unknown }).isAdmin === true) throw forbidden(ADMINS_CANNOT(action));
   }
 }

@@ -5,13 +5,8 @@ import Box from '@mui/material/Box';
 import { CHAT_MESSAGES, type ConversationDto } from '@pawhaven/contracts';
 import { useRealtime } from '../../realtime';
 import { ApiError } from '../../shared/api';
-import {
-  flattenPages,
-  otherMemberId,
-  searchConversations,
-  visibleConversations,
-  withPending,
-} from '../format';
+import { otherMemberId, searchConversations, visibleConversations } from '../conversations';
+import { flattenPages, withPending } from '../merge';
 import {
   useChatHealth,
   useChatPushes,

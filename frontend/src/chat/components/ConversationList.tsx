@@ -7,7 +7,8 @@ import Typography from '@mui/material/Typography';
 import SearchIcon from '@mui/icons-material/Search';
 import { CHAT_MESSAGES, type ConversationDto } from '@pawhaven/contracts';
 import { UserAvatar } from '../../shared/ui/UserAvatar';
-import { listTime, otherParticipant, previewOf, unreadBadge } from '../format';
+import { otherParticipant, previewOf, unreadBadge } from '../conversations';
+import { listTime } from '../labels';
 import { visuallyHidden } from '../../shared/ui/visually-hidden';
 import { UnreadPill } from './UnreadPill';
 

@@ -1,84 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { ACCOUNT_LIMITS, ACCOUNT_MESSAGES, type UserEvent } from '@pawhaven/contracts';
-import { deciderSpec } from '@pawhaven/platform/testing';
-import { evolveUser, initialUserState, userDecider } from './user';
-
-const given = deciderSpec(userDecider);
-const now = new Date('2026-11-21T10:00:00.000Z');
-const later = (s: number) => new Date(now.getTime() + s * 1000);
-const iso = (d: Date) => d.toISOString();
-
-const HOUR = ACCOUNT_LIMITS.registrationSeconds;
-
-const registered: UserEvent = {
-  type: 'UserRegistered',
-  data: {
-    userId: 'u1',
-    username: 'ayesha',
-    email: 'ayesha@gmail.com',
-    passwordHash: 'hash-1',
-    isVeterinarian: false,
-    isAdmin: false,
-    via: 'password',
-    registeredAt: iso(now),
-    usernameKeys: ['ayesha'],
-    registration: { registrationId: 'r1', tokenHash: 't1', expiresAt: iso(later(HOUR)) },
-  },
-};
-/** As the first version recorded it: no keys, no registration token or expiry. */
-const legacyRegistered: UserEvent = {
-  type: 'UserRegistered',
-  data: {
-    userId: 'u1',
-    username: 'ayesha',
-    email: 'ayesha@gmail.com',
-    passwordHash: 'hash-1',
-    isVeterinarian: false,
-    isAdmin: false,
-    via: 'password',
-    registeredAt: iso(now),
-  },
-};
-const codeIssued: UserEvent = {
-  type: 'RegistrationCodeIssued',
-  data: { codeHash: 'c1', expiresAt: iso(later(120)) },
-};
-const verified: UserEvent = { type: 'EmailVerified', data: { verifiedAt: iso(now) } };
-const session: UserEvent = {
-  type: 'SessionStarted',
-  data: {
-    sessionId: 's1',
-    secretHash: 'sh',
-    rememberMe: false,
-    expiresAt: iso(later(86400)),
-    startedAt: iso(now),
-  },
-};
-const resetIssued: UserEvent = {
-  type: 'PasswordResetCodeIssued',
-  data: { codeHash: 'r1', expiresAt: iso(later(600)) },
-};
-const rejected = (attempt: number): UserEvent => ({ type: 'RegistrationCodeRejected', data: { attempt } });
-
-const register = {
-  type: 'RegisterUser' as const,
-  data: {
-    userId: 'u1',
-    registrationId: 'r1',
-    username: 'ayesha',
-    usernameKeys: ['ayesha'],
-    email: 'ayesha@gmail.com',
-    passwordHash: 'hash-1',
-    isVeterinarian: false,
-    codeHash: 'c1',
-    tokenHash: 't1',
-    now,
-  },
-};
-const verify = (codeHash: string, at: Date = now, tokenHash: string | null = 't1') => ({
-  type: 'VerifyEmail' as const,
-  data: { codeHash, tokenHash, now: at },
-});
+import { ACCOUNT_MESSAGES, type UserEvent } from '@pawhaven/contracts';
+import { evolveUser, initialUserState } from '.';
+import {
+  given,
+  now,
+  later,
+  iso,
+  HOUR,
+  registered,
+  legacyRegistered,
+  codeIssued,
+  verified,
+  rejected,
+  register,
+  verify,
+} from './user.fixture';
 
 describe('registration', () => {
   it('registers a new user with a token-bound registration valid for an hour, and a code valid for 120 s', () =>
@@ -327,120 +263,6 @@ describe('registration expiry', () => {
       ]));
 });
 
-describe('sessions', () => {
-  const start = {
-    type: 'StartSession' as const,
-    data: { sessionId: 's1', secretHash: 'sh', rememberMe: false, rememberMeDays: 30, now },
-  };
-
-  it('starts a one-day session for a verified user', () =>
-    given(registered, codeIssued, verified).when(start).then([session]));
-
-  it('remember-me makes the session last 30 days', () =>
-    given(registered, codeIssued, verified)
-      .when({ ...start, data: { ...start.data, rememberMe: true } })
-      .then([
-        {
-          ...session,
-          data: { ...session.data, rememberMe: true, expiresAt: iso(later(30 * 86400)) },
-        } as UserEvent,
-      ]));
-
-  it('refuses to start a session before the e-mail is verified', () =>
-    given(registered, codeIssued).when(start).thenRefuses(403, ACCOUNT_MESSAGES.emailNotVerified));
-
-  it('revokes a session once; revoking again changes nothing', () => {
-    given(registered, verified, session)
-      .when({ type: 'RevokeSession', data: { sessionId: 's1', now } })
-      .then([{ type: 'SessionRevoked', data: { sessionId: 's1', revokedAt: iso(now) } }]);
-    given(registered, verified, session, {
-      type: 'SessionRevoked',
-      data: { sessionId: 's1', revokedAt: iso(now) },
-    })
-      .when({ type: 'RevokeSession', data: { sessionId: 's1', now } })
-      .thenNothing();
-  });
-});
-
-describe('passwords', () => {
-  it('changes the password when the current one matches', () =>
-    given(registered, verified)
-      .when({ type: 'ChangePassword', data: { currentPasswordMatches: true, passwordHash: 'hash-2', now } })
-      .then([{ type: 'PasswordChanged', data: { passwordHash: 'hash-2', changedAt: iso(now) } }]));
-
-  it('refuses when the current password is wrong', () =>
-    given(registered, verified)
-      .when({ type: 'ChangePassword', data: { currentPasswordMatches: false, passwordHash: 'hash-2', now } })
-      .thenRefuses(400, ACCOUNT_MESSAGES.currentPasswordWrong));
-
-  it('issues a reset code valid for 10 minutes', () =>
-    given(registered, verified)
-      .when({ type: 'RequestPasswordReset', data: { codeHash: 'r1', now } })
-      .then([resetIssued]));
-
-  it('refuses a reset for an unknown account', () =>
-    given()
-      .when({ type: 'RequestPasswordReset', data: { codeHash: 'r1', now } })
-      .thenRefuses(404, 'No account found with this email'));
-
-  it('verifies a reset code without using it up', () =>
-    given(registered, verified, resetIssued)
-      .when({ type: 'VerifyResetCode', data: { codeHash: 'r1', now } })
-      .then([{ type: 'PasswordResetCodeVerified', data: { verifiedAt: iso(now) } }]));
-
-  it('resets the password with the code', () =>
-    given(registered, verified, session, resetIssued)
-      .when({ type: 'ResetPassword', data: { codeHash: 'r1', passwordHash: 'hash-3', now } })
-      .then([{ type: 'PasswordReset', data: { passwordHash: 'hash-3', resetAt: iso(now) } }]));
-
-  it('a used reset code cannot be used again', () =>
-    given(registered, verified, resetIssued, {
-      type: 'PasswordReset',
-      data: { passwordHash: 'hash-3', resetAt: iso(now) },
-    })
-      .when({ type: 'ResetPassword', data: { codeHash: 'r1', passwordHash: 'hash-4', now } })
-      .thenRefuses(400, 'No reset code was requested for this email'));
-
-  it('a wrong reset code is counted and refused', () =>
-    given(registered, verified, resetIssued)
-      .when({ type: 'ResetPassword', data: { codeHash: 'x', passwordHash: 'hash-4', now } })
-      .thenRefuses(400, ACCOUNT_MESSAGES.codeInvalid, [
-        { type: 'PasswordResetCodeRejected', data: { attempt: 1 } },
-      ]));
-
-  it('an expired reset code is refused', () =>
-    given(registered, verified, resetIssued)
-      .when({ type: 'ResetPassword', data: { codeHash: 'r1', passwordHash: 'hash-4', now: later(601) } })
-      .thenRefuses(400, ACCOUNT_MESSAGES.codeExpired));
-});
-
-describe('profile', () => {
-  it('updates phone, city and about', () =>
-    given(registered, verified)
-      .when({
-        type: 'UpdateProfile',
-        data: { phone: '+92 300 1234567', city: 'Lahore', about: 'Cat person' },
-      })
-      .then([
-        { type: 'ProfileUpdated', data: { phone: '+92 300 1234567', city: 'Lahore', about: 'Cat person' } },
-      ]));
-
-  it('refuses profile changes before verification', () =>
-    given(registered, codeIssued)
-      .when({ type: 'UpdateProfile', data: { phone: '', city: 'Lahore', about: '' } })
-      .thenRefuses(403, ACCOUNT_MESSAGES.emailNotVerified));
-
-  it('changes and removes the profile image; removing none changes nothing', () => {
-    given(registered, verified)
-      .when({ type: 'ChangeProfileImage', data: { profileImage: '/api/images/a' } })
-      .then([{ type: 'ProfileImageChanged', data: { profileImage: '/api/images/a' } }]);
-    given(registered, verified, { type: 'ProfileImageChanged', data: { profileImage: '/api/images/a' } })
-      .when({ type: 'RemoveProfileImage', data: {} })
-      .then([{ type: 'ProfileImageRemoved', data: {} }]);
-    given(registered, verified).when({ type: 'RemoveProfileImage', data: {} }).thenNothing();
-  });
-});
-
 describe('Google and admin', () => {
   it('registers a Google user as verified straight away', () =>
     given()
@@ -514,58 +336,5 @@ describe('Google and admin', () => {
         },
       ]);
     given(registered).when(cmd).thenNothing();
-  });
-});
-
-describe('an administrator deleting the account', () => {
-  const deleteUser = { type: 'DeleteUser' as const, data: { deletedBy: 'admin-1', now } };
-  const userDeleted: UserEvent = {
-    type: 'UserDeleted',
-    data: { userId: 'u1', deletedBy: 'admin-1', deletedAt: iso(now) },
-  };
-  const session2: UserEvent = { ...session, data: { ...session.data, sessionId: 's2' } } as UserEvent;
-  const revoked = (sessionId: string): UserEvent => ({
-    type: 'SessionRevoked',
-    data: { sessionId, revokedAt: iso(now) },
-  });
-  const admin: UserEvent = {
-    type: 'UserRegistered',
-    data: { ...(registered.data as object), isAdmin: true, via: 'bootstrap' } as never,
-  };
-
-  it('ends every open session in the same append, then records UserDeleted', () =>
-    given(registered, codeIssued, verified, session, session2, revoked('s2'))
-      .when(deleteUser)
-      .then([revoked('s1'), userDeleted]));
-
-  it('also deletes an account that never verified its address', () =>
-    given(registered, codeIssued).when(deleteUser).then([userDeleted]));
-
-  it('a retry records nothing', () =>
-    given(registered, codeIssued, verified, userDeleted).when(deleteUser).thenNothing());
-
-  it('an unknown user is 404', () => given().when(deleteUser).thenRefuses(404, 'User not found'));
-
-  it("an administrator's account (their own included) is refused", () =>
-    given(admin)
-      .when(deleteUser)
-      .thenRefuses(403, 'Administrator accounts cannot be deleted from the dashboard'));
-
-  it('a deleted account decides nothing more: no sign-in, no profile change, no new sign-up of the stream', () => {
-    given(registered, codeIssued, verified, userDeleted)
-      .when({
-        type: 'StartSession',
-        data: { sessionId: 's3', secretHash: 'x', rememberMe: false, rememberMeDays: 30, now },
-      })
-      .thenRefuses(404, 'User not found');
-    given(registered, codeIssued, verified, userDeleted)
-      .when({ type: 'UpdateProfile', data: { phone: '', city: 'Lahore', about: '' } })
-      .thenRefuses(404, 'User not found');
-    given(registered, codeIssued, verified, userDeleted)
-      .when(register)
-      .thenRefuses(410, 'This account was deleted');
-    given(registered, codeIssued, verified, userDeleted)
-      .when({ type: 'RevokeSession', data: { sessionId: 's1', now } })
-      .thenNothing();
   });
 });
