@@ -18,6 +18,12 @@ export type Projection = {
    */
   apply(tx: Knex.Transaction, event: RecordedEvent, notices: Notices): Promise<void>;
   /**
+   * Applies a batch of events (in log order, only types it `handles`) in one go: a read model defined once
+   * (`defineReadModel`) loads the rows the batch needs and writes its changes back at the end. The projector uses it
+   * when present, else `apply` per event.
+   */
+  applyBatch?(tx: Knex.Transaction, events: readonly RecordedEvent[], notices: Notices): Promise<void>;
+  /**
    * The same read model computed in memory, for rebuilds: one pass over the log feeds every projection's fold, and
    * each table is then written once, in bulk. Replaying `apply` (a few statements per event) caps a rebuild at a few
    * thousand events a second; a fold runs at the speed of reading the log. Without one, a rebuild replays `apply`.
@@ -62,3 +68,16 @@ export type ProjectionFold = {
 };
 
 export const defineProjection = (p: Projection): Projection => p;
+
+/** `events` (in log order) applied to `projection`'s read model: in one batch where it can, else one by one. */
+export async function applyEvents(
+  projection: Projection,
+  tx: Knex.Transaction,
+  events: readonly RecordedEvent[],
+  notices: Notices,
+): Promise<void> {
+  const handled = events.filter((e) => projection.handles.includes(e.type));
+  if (handled.length === 0) return;
+  if (projection.applyBatch) await projection.applyBatch(tx, handled, notices);
+  else for (const event of handled) await projection.apply(tx, event, notices);
+}
