@@ -15,7 +15,7 @@ let db: TestDb;
 beforeAll(async () => {
   db = await createTestDatabase({ max: 2 });
   await db.knex.raw(`
-    CREATE TABLE rm_owners (owner_id uuid PRIMARY KEY, ads int NOT NULL, since timestamptz NOT NULL);
+    CREATE TABLE rm_owners (owner_id uuid PRIMARY KEY, ads bigint NOT NULL, since timestamptz NOT NULL);
     CREATE TABLE rm_ads (ad_id uuid PRIMARY KEY, owner_id uuid NOT NULL, tags jsonb NOT NULL);
     CREATE INDEX ON rm_ads (owner_id);
     CREATE TABLE rm_likes (ad_id uuid NOT NULL, user_id uuid NOT NULL, PRIMARY KEY (ad_id, user_id));

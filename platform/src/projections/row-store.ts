@@ -177,14 +177,30 @@ class BatchTable implements RowTable<Row> {
   }
 }
 
-/** Rows as the read model sees them: timestamps as ISO text, as an event's times are. */
-const asValues = (row: Row): Row => {
-  for (const column in row) {
-    const value = row[column];
-    if (value instanceof Date) row[column] = value.toISOString();
+/** PostgreSQL type ids the row values are converted from: bigint, date, timestamp, timestamptz. */
+const INT8 = 20;
+const DATE = 1082;
+type Loaded = { rows: Row[]; fields: { name: string; dataTypeID: number }[] };
+
+/**
+ * Rows as a read model computes them: bigints as numbers (counts), timestamps as ISO text and dates as
+ * `YYYY-MM-DD`, as an event's values are.
+ */
+function asValues({ rows, fields }: Loaded): Row[] {
+  const bigints = fields.filter((f) => f.dataTypeID === INT8).map((f) => f.name);
+  const dates = fields.filter((f) => f.dataTypeID === DATE).map((f) => f.name);
+  for (const row of rows) {
+    for (const column of bigints) if (row[column] != null) row[column] = Number(row[column]);
+    for (const column in row) {
+      const value = row[column];
+      if (!(value instanceof Date)) continue;
+      row[column] = dates.includes(column)
+        ? `${value.getFullYear()}-${String(value.getMonth() + 1).padStart(2, '0')}-${String(value.getDate()).padStart(2, '0')}`
+        : value.toISOString();
+    }
   }
-  return row;
-};
+  return rows;
+}
 
 /** The tables' rows named by this pass's misses, in one query per table. */
 async function loadMisses(tx: Knex.Transaction, table: BatchTable): Promise<void> {
@@ -193,21 +209,23 @@ async function loadMisses(tx: Knex.Transaction, table: BatchTable): Promise<void
     const wanted = table.missingKeys.map((values) =>
       Object.fromEntries(spec.key.map((c, i) => [c, values[i]])),
     );
-    const { rows } = (await tx.raw(
+    const loaded = (await tx.raw(
       `SELECT t.* FROM ?? t WHERE (${spec.key.map(() => 't.??').join(', ')}) IN
          (SELECT ${spec.key.map(() => 'k.??').join(', ')} FROM jsonb_populate_recordset(NULL::??, ?::jsonb) k)`,
       [name, ...spec.key, ...spec.key, name, JSON.stringify(wanted)],
-    )) as { rows: Row[] };
+    )) as Loaded;
     for (const values of table.missingKeys) table.loaded.set(keyText(values), null);
-    table.remember(rows.map(asValues));
+    table.remember(asValues(loaded));
     table.missingKeys = [];
   }
   for (const [column, values] of table.missingLookups) {
-    const { rows } = (await tx.raw(
-      `SELECT t.* FROM ?? t WHERE t.?? IN (SELECT k.?? FROM jsonb_populate_recordset(NULL::??, ?::jsonb) k)`,
-      [name, column, column, name, JSON.stringify(values.map((v) => ({ [column]: v })))],
-    )) as { rows: Row[] };
-    table.remember(rows.map(asValues));
+    const rows = asValues(
+      (await tx.raw(
+        `SELECT t.* FROM ?? t WHERE t.?? IN (SELECT k.?? FROM jsonb_populate_recordset(NULL::??, ?::jsonb) k)`,
+        [name, column, column, name, JSON.stringify(values.map((v) => ({ [column]: v })))],
+      )) as Loaded,
+    );
+    table.remember(rows);
     const index = table.found.get(column)!;
     for (const value of values) if (!index.has(value)) index.set(value, new Set());
     for (const row of rows) {
