@@ -30,9 +30,9 @@ export function defineReadModel<T extends Record<string, Row>>(model: ReadModel<
   const applyBatch: NonNullable<Projection['applyBatch']> = async (tx, events, notices) => {
     let pushed: ChangeNotice[] = [];
     await runBatch(tx, tables, (rows) => {
-      // Only the last run's notices count.
+      // Only the last run's notices count; a replay's stay NO_NOTICES (a model may skip work for them).
       pushed = [];
-      const collect: Notices = { push: (n) => void pushed.push(n) };
+      const collect: Notices = notices === NO_NOTICES ? NO_NOTICES : { push: (n) => void pushed.push(n) };
       for (const event of events) evolve(rows, event, collect);
     });
     for (const notice of pushed) notices.push(notice);

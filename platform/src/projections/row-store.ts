@@ -13,6 +13,8 @@ export type TableSpec<R extends Row = Row> = {
   key: readonly (keyof R & string)[];
   /** Columns `find` may be asked about (each needs an index on the live table). */
   lookups?: readonly (keyof R & string)[];
+  /** Columns PostgreSQL computes (GENERATED): left out of the rows read, never written. */
+  generated?: readonly string[];
 };
 
 export type RowTable<R extends Row> = {
@@ -186,7 +188,8 @@ type Loaded = { rows: Row[]; fields: { name: string; dataTypeID: number }[] };
  * Rows as a read model computes them: bigints as numbers (counts), timestamps as ISO text and dates as
  * `YYYY-MM-DD`, as an event's values are.
  */
-function asValues({ rows, fields }: Loaded): Row[] {
+function asValues({ rows, fields }: Loaded, spec: TableSpec): Row[] {
+  for (const column of spec.generated ?? []) for (const row of rows) delete row[column];
   const bigints = fields.filter((f) => f.dataTypeID === INT8).map((f) => f.name);
   const dates = fields.filter((f) => f.dataTypeID === DATE).map((f) => f.name);
   for (const row of rows) {
@@ -215,7 +218,7 @@ async function loadMisses(tx: Knex.Transaction, table: BatchTable): Promise<void
       [name, ...spec.key, ...spec.key, name, JSON.stringify(wanted)],
     )) as Loaded;
     for (const values of table.missingKeys) table.loaded.set(keyText(values), null);
-    table.remember(asValues(loaded));
+    table.remember(asValues(loaded, spec));
     table.missingKeys = [];
   }
   for (const [column, values] of table.missingLookups) {
@@ -224,6 +227,7 @@ async function loadMisses(tx: Knex.Transaction, table: BatchTable): Promise<void
         `SELECT t.* FROM ?? t WHERE t.?? IN (SELECT k.?? FROM jsonb_populate_recordset(NULL::??, ?::jsonb) k)`,
         [name, column, column, name, JSON.stringify(values.map((v) => ({ [column]: v })))],
       )) as Loaded,
+      spec,
     );
     table.remember(rows);
     const index = table.found.get(column)!;
