@@ -179,112 +179,142 @@ class BatchTable implements RowTable<Row> {
   }
 }
 
-/** PostgreSQL type ids the row values are converted from: bigint, date, timestamp, timestamptz. */
-const INT8 = 20;
-const DATE = 1082;
-type Loaded = { rows: Row[]; fields: { name: string; dataTypeID: number }[] };
+/** Column → PostgreSQL type id, per table name (a rebuild's shadow copy has its live table's columns). */
+const columnTypes = new Map<string, Map<string, number>>();
+const TIMESTAMPTZ = 1184;
 
 /**
- * Rows as a read model computes them: bigints as numbers (counts), timestamps as ISO text and dates as
- * `YYYY-MM-DD`, as an event's values are.
+ * A row read as JSON, as a read model computes it: timestamps as ISO text (`toISOString`, as an event's times),
+ * bigints as numbers (counts), dates as `YYYY-MM-DD`; generated columns left out.
  */
-function asValues({ rows, fields }: Loaded, spec: TableSpec): Row[] {
-  for (const column of spec.generated ?? []) for (const row of rows) delete row[column];
-  const bigints = fields.filter((f) => f.dataTypeID === INT8).map((f) => f.name);
-  const dates = fields.filter((f) => f.dataTypeID === DATE).map((f) => f.name);
-  for (const row of rows) {
-    for (const column of bigints) if (row[column] != null) row[column] = Number(row[column]);
-    for (const column in row) {
-      const value = row[column];
-      if (!(value instanceof Date)) continue;
-      row[column] = dates.includes(column)
-        ? `${value.getFullYear()}-${String(value.getMonth() + 1).padStart(2, '0')}-${String(value.getDate()).padStart(2, '0')}`
-        : value.toISOString();
-    }
+function asValues(row: Row, spec: TableSpec, types: Map<string, number>): Row {
+  for (const column of spec.generated ?? []) delete row[column];
+  for (const column in row) {
+    const value = row[column];
+    if (typeof value === 'string' && types.get(column) === TIMESTAMPTZ)
+      row[column] = new Date(value).toISOString();
   }
-  return rows;
+  return row;
 }
 
-/** The tables' rows named by this pass's misses, in one query per table. */
-async function loadMisses(tx: Knex.Transaction, table: BatchTable): Promise<void> {
-  const { name, spec } = table;
-  if (table.missingKeys.length > 0) {
-    const wanted = table.missingKeys.map((values) =>
-      Object.fromEntries(spec.key.map((c, i) => [c, values[i]])),
-    );
-    const loaded = (await tx.raw(
-      `SELECT t.* FROM ?? t WHERE (${spec.key.map(() => 't.??').join(', ')}) IN
-         (SELECT ${spec.key.map(() => 'k.??').join(', ')} FROM jsonb_populate_recordset(NULL::??, ?::jsonb) k)`,
-      [name, ...spec.key, ...spec.key, name, JSON.stringify(wanted)],
-    )) as Loaded;
-    for (const values of table.missingKeys) table.loaded.set(keyText(values), null);
-    table.remember(asValues(loaded, spec));
-    table.missingKeys = [];
-  }
-  for (const [column, values] of table.missingLookups) {
-    const rows = asValues(
-      (await tx.raw(
-        `SELECT t.* FROM ?? t WHERE t.?? IN (SELECT k.?? FROM jsonb_populate_recordset(NULL::??, ?::jsonb) k)`,
-        [name, column, column, name, JSON.stringify(values.map((v) => ({ [column]: v })))],
-      )) as Loaded,
-      spec,
-    );
-    table.remember(rows);
-    const index = table.found.get(column)!;
-    for (const value of values) if (!index.has(value)) index.set(value, new Set());
-    for (const row of rows) {
-      const value = row[column];
-      if (value != null) addTo(index, value, keyOf(spec, row));
+/** One SELECT of a load, and what to do with the rows it answers. */
+type Part = { sql: string; bindings: Knex.RawBinding[]; types?: true; take(rows: Row[]): void };
+
+/**
+ * Every table's rows named by this pass's misses (by key and by lookup), read in one round trip: a UNION of one
+ * SELECT per table and lookup, each row as JSON tagged with its part, and the column types of tables not seen yet.
+ */
+async function loadMisses(tx: Knex.Transaction, missed: readonly BatchTable[]): Promise<void> {
+  const parts: Part[] = [];
+  const typesOf = (name: string) => columnTypes.get(name)!;
+  for (const table of missed) {
+    const { name, spec } = table;
+    if (!columnTypes.has(name))
+      parts.push({
+        sql: `SELECT jsonb_object_agg(attname, atttypid::int) FROM pg_attribute
+              WHERE attrelid = ?::text::regclass AND attnum > 0 AND NOT attisdropped`,
+        bindings: [name],
+        types: true,
+        take: ([types]) => columnTypes.set(name, new Map(Object.entries(types ?? {}) as [string, number][])),
+      });
+    if (table.missingKeys.length > 0) {
+      const keys = table.missingKeys;
+      parts.push({
+        sql: `SELECT to_jsonb(t) FROM ?? t WHERE (${spec.key.map(() => 't.??').join(', ')}) IN
+                (SELECT ${spec.key.map(() => 'k.??').join(', ')} FROM jsonb_populate_recordset(NULL::??, ?::jsonb) k)`,
+        bindings: [
+          name,
+          ...spec.key,
+          ...spec.key,
+          name,
+          JSON.stringify(keys.map((values) => Object.fromEntries(spec.key.map((c, i) => [c, values[i]])))),
+        ],
+        take: (rows) => {
+          for (const values of keys) table.loaded.set(keyText(values), null);
+          table.remember(rows.map((r) => asValues(r, spec, typesOf(name))));
+        },
+      });
+      table.missingKeys = [];
     }
+    for (const [column, values] of table.missingLookups)
+      parts.push({
+        sql: `SELECT to_jsonb(t) FROM ?? t
+              WHERE t.?? IN (SELECT k.?? FROM jsonb_populate_recordset(NULL::??, ?::jsonb) k)`,
+        bindings: [name, column, column, name, JSON.stringify(values.map((v) => ({ [column]: v })))],
+        take: (loaded) => {
+          const rows = loaded.map((r) => asValues(r, spec, typesOf(name)));
+          table.remember(rows);
+          const index = table.found.get(column)!;
+          for (const value of values) if (!index.has(value)) index.set(value, new Set());
+          for (const row of rows) if (row[column] != null) addTo(index, row[column], keyOf(spec, row));
+        },
+      });
+    table.missingLookups = new Map();
   }
-  table.missingLookups = new Map();
+  const { rows } = (await tx.raw(
+    parts.map((part, i) => `SELECT ${i} AS part, r.* FROM (${part.sql}) AS r (row)`).join('\nUNION ALL\n'),
+    parts.flatMap((part) => part.bindings),
+  )) as { rows: { part: number; row: Row }[] };
+  const answers = parts.map((): Row[] => []);
+  for (const { part, row } of rows) answers[part]!.push(row);
+  // The types first: the rows are read with them.
+  for (const types of [true, undefined])
+    parts.forEach((part, i) => part.types === types && part.take(answers[i]!));
 }
 
-/** A pass's changes written back: upserts in declared table order, then deletions in reverse (children first). */
+/** A pass's changes written back in one statement: an upsert and a deletion per table that has them. */
 async function writeChanges(tx: Knex.Transaction, tables: readonly BatchTable[]): Promise<void> {
+  const steps: { sql: string; bindings: Knex.RawBinding[] }[] = [];
   for (const table of tables) {
+    const { name, spec } = table;
     const rows = [...table.pending.values()].filter((r): r is Row => r !== DELETED);
-    if (rows.length === 0) continue;
-    const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-    const others = columns.filter((c) => !table.spec.key.includes(c));
-    await tx.raw(
-      `INSERT INTO ?? (${columns.map(() => '??').join(', ')})
-       SELECT ${columns.map(() => 'r.??').join(', ')} FROM jsonb_populate_recordset(NULL::??, ?::jsonb) r
-       ON CONFLICT (${table.spec.key.map(() => '??').join(', ')}) DO ${
-         others.length === 0 ? 'NOTHING' : `UPDATE SET ${others.map(() => '?? = EXCLUDED.??').join(', ')}`
-       }`,
-      [
-        table.name,
-        ...columns,
-        ...columns,
-        table.name,
-        JSON.stringify(rows),
-        ...table.spec.key,
-        ...others.flatMap((c) => [c, c]),
-      ],
-    );
-  }
-  for (const table of [...tables].reverse()) {
+    if (rows.length > 0) {
+      const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+      const others = columns.filter((c) => !spec.key.includes(c));
+      steps.push({
+        sql: `INSERT INTO ?? (${columns.map(() => '??').join(', ')})
+              SELECT ${columns.map(() => 'r.??').join(', ')} FROM jsonb_populate_recordset(NULL::??, ?::jsonb) r
+              ON CONFLICT (${spec.key.map(() => '??').join(', ')}) DO ${
+                others.length === 0
+                  ? 'NOTHING'
+                  : `UPDATE SET ${others.map(() => '?? = EXCLUDED.??').join(', ')}`
+              }`,
+        bindings: [
+          name,
+          ...columns,
+          ...columns,
+          name,
+          JSON.stringify(rows),
+          ...spec.key,
+          ...others.flatMap((c) => [c, c]),
+        ],
+      });
+    }
     const gone = [...table.pending].filter(([, r]) => r === DELETED).map(([key]) => key);
-    if (gone.length === 0) continue;
-    const { key } = table.spec;
-    const wanted = gone.map((text) => {
-      const values = key.length === 1 ? [text] : text.split('\u0000');
-      return Object.fromEntries(key.map((c, i) => [c, values[i]]));
-    });
-    await tx.raw(
-      `DELETE FROM ?? t USING jsonb_populate_recordset(NULL::??, ?::jsonb) k WHERE ${key
-        .map(() => 't.?? = k.??')
-        .join(' AND ')}`,
-      [table.name, table.name, JSON.stringify(wanted), ...key.flatMap((c) => [c, c])],
-    );
+    if (gone.length > 0) {
+      const wanted = gone.map((text) => {
+        const values = spec.key.length === 1 ? [text] : text.split('\u0000');
+        return Object.fromEntries(spec.key.map((c, i) => [c, values[i]]));
+      });
+      steps.push({
+        sql: `DELETE FROM ?? t USING jsonb_populate_recordset(NULL::??, ?::jsonb) k
+              WHERE ${spec.key.map(() => 't.?? = k.??').join(' AND ')}`,
+        bindings: [name, name, JSON.stringify(wanted), ...spec.key.flatMap((c) => [c, c])],
+      });
+    }
   }
+  if (steps.length === 0) return;
+  // Each step touches other rows (a key is either kept or deleted), so their order within the statement is moot.
+  await tx.raw(
+    `WITH ${steps.map((step, i) => `w${i} AS (${step.sql})`).join(',\n')} SELECT 1`,
+    steps.flatMap((step) => step.bindings),
+  );
 }
 
 /**
  * Runs `evolve` over a batch against the live tables in `tx`: each pass evolves every event from the batch's start
- * with what is loaded, collecting misses; the misses are loaded (one query per table) and the batch evolved again,
- * until a pass misses nothing. That pass's changes are then written, and `commit` is called with what it produced.
+ * with what is loaded, collecting misses; the misses are loaded (one round trip) and the batch evolved again, until
+ * a pass misses nothing. That pass's changes are then written (one statement).
  * A pass that throws after a miss was working from rows it did not have yet: it is simply run again.
  */
 export async function runBatch<T extends Record<string, Row>>(
@@ -308,6 +338,6 @@ export async function runBatch<T extends Record<string, Row>>(
       await writeChanges(tx, tables);
       return { passes };
     }
-    for (const t of missed) await loadMisses(tx, t);
+    await loadMisses(tx, missed);
   }
 }
