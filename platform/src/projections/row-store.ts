@@ -31,10 +31,19 @@ export type RowStore<T extends Record<string, Row>> = { [K in keyof T]: RowTable
 export type TableSpecs<T extends Record<string, Row>> = { [K in keyof T]: TableSpec<T[K]> };
 
 /** Keys as one string each: a single column's value as text, or several joined by a separator no id holds. */
-const keyText = (values: readonly unknown[]): string =>
-  values.length === 1 ? String(values[0]) : values.map(String).join('\u0000');
-const keyOf = (spec: TableSpec, row: Row): string =>
-  spec.key.length === 1 ? String(row[spec.key[0]!]) : keyText(spec.key.map((c) => row[c]));
+const SEPARATOR = '\u0000';
+const text = (value: unknown): string => (typeof value === 'string' ? value : String(value));
+function keyText(values: readonly unknown[]): string {
+  let key = text(values[0]);
+  for (let i = 1; i < values.length; i++) key += SEPARATOR + text(values[i]);
+  return key;
+}
+function keyOf(spec: TableSpec, row: Row): string {
+  const columns = spec.key;
+  let key = text(row[columns[0]!]);
+  for (let i = 1; i < columns.length; i++) key += SEPARATOR + text(row[columns[i]!]);
+  return key;
+}
 
 /** Adds `key` to `index[value]`. */
 const addTo = (index: Map<unknown, Set<string>>, value: unknown, key: string) => {
@@ -50,10 +59,11 @@ const removeFrom = (index: Map<unknown, Set<string>>, value: unknown, key: strin
 /** One table in memory, with an index per lookup column (null values are not found, as `= NULL` finds nothing). */
 class MemoryTable implements RowTable<Row> {
   readonly rows = new Map<string, Row>();
-  private readonly indexes = new Map<string, Map<unknown, Set<string>>>();
+  /** Per lookup column, value → keys. */
+  private readonly indexes: (readonly [string, Map<unknown, Set<string>>])[];
 
   constructor(private readonly spec: TableSpec) {
-    for (const column of spec.lookups ?? []) this.indexes.set(column, new Map());
+    this.indexes = (spec.lookups ?? []).map((column) => [column, new Map()] as const);
   }
 
   get(...key: readonly unknown[]) {
@@ -74,18 +84,20 @@ class MemoryTable implements RowTable<Row> {
   }
 
   delete(...key: readonly unknown[]) {
-    const text = keyText(key);
-    const old = this.rows.get(text);
+    const k = keyText(key);
+    const old = this.rows.get(k);
     if (!old) return;
-    for (const [column, index] of this.indexes) if (old[column] != null) removeFrom(index, old[column], text);
-    this.rows.delete(text);
+    for (const [column, index] of this.indexes) if (old[column] != null) removeFrom(index, old[column], k);
+    this.rows.delete(k);
   }
 
   find(column: string, value: unknown): Row[] {
-    const index = this.indexes.get(column);
+    const index = this.indexes.find(([c]) => c === column)?.[1];
     if (!index) throw new Error(`${column} is not a declared lookup`);
     const keys = index.get(value);
-    return keys ? [...keys].map((k) => this.rows.get(k)!) : [];
+    const found: Row[] = [];
+    if (keys) for (const k of keys) found.push(this.rows.get(k)!);
+    return found;
   }
 }
 
@@ -134,10 +146,10 @@ class BatchTable implements RowTable<Row> {
   }
 
   get(...key: readonly unknown[]) {
-    const text = keyText(key);
-    const changed = this.pending.get(text);
+    const k = keyText(key);
+    const changed = this.pending.get(k);
     if (changed !== undefined) return changed === DELETED ? undefined : changed;
-    const row = this.loaded.get(text);
+    const row = this.loaded.get(k);
     if (row !== undefined) return row ?? undefined;
     this.missingKeys.push([...key]);
     return undefined;
@@ -293,7 +305,7 @@ async function writeChanges(tx: Knex.Transaction, tables: readonly BatchTable[])
     const gone = [...table.pending].filter(([, r]) => r === DELETED).map(([key]) => key);
     if (gone.length > 0) {
       const wanted = gone.map((text) => {
-        const values = spec.key.length === 1 ? [text] : text.split('\u0000');
+        const values = spec.key.length === 1 ? [text] : text.split(SEPARATOR);
         return Object.fromEntries(spec.key.map((c, i) => [c, values[i]]));
       });
       steps.push({
