@@ -7,8 +7,8 @@ import { memoryStore, runBatch, type Row, type RowStore, type TableSpecs } from 
  * A read model written once: its tables (primary key, the columns it finds rows by) and one synchronous `evolve` per
  * event against those rows. The same `evolve` keeps the model live and rebuilds it:
  * - live, the projector hands it a batch of events (`applyBatch`): rows are read from the tables as `evolve` first
- *   asks for them, its changes kept aside and written back at the batch's end, in the projector's transaction, a
- *   statement per table (`row-store.ts`, `runBatch`);
+ *   asks for them (all a pass misses in one round trip), its changes kept aside and written back at the batch's end
+ *   in one statement, in the projector's transaction (`row-store.ts`, `runBatch`);
  * - in a rebuild, it evolves rows held in memory (`fold`), which are then written in bulk like any fold's.
  * A batch consumer of another log (a Kafka topic, say) runs it the same way: `applyBatch` in its transaction, with
  * its offsets.

@@ -119,7 +119,7 @@ const DELETED = Symbol('deleted');
 
 /**
  * A live batch's view of the tables: rows read from the database on first use and kept for the batch, changes kept
- * aside (`pending`) until `write` sends them in one statement per table. A row not loaded yet is a miss: `get`
+ * aside (`pending`) until `writeChanges` sends them, all in one statement. A row not loaded yet is a miss: `get`
  * answers undefined and `find` the rows known so far, and the batch is evolved again once every miss of the pass is
  * loaded (`runBatch`), so `evolve` stays synchronous, the same code as in memory.
  */

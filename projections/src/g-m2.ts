@@ -1,0 +1,2 @@
+import { randomUUID } from 'node:crypto';
+import { memoryStore } from '@pawhaven/platform/src/projections/row-store';
