@@ -1,2 +1,0 @@
-import { randomUUID } from 'node:crypto';
-import { memoryStore } from '@pawhaven/platform/src/projections/row-store';
