@@ -12,6 +12,8 @@ export * from './event-store/unit-of-work';
 export * from './event-store/visibility';
 export * from './event-store/log-order';
 export * from './projections/projection';
+export * from './projections/read-model';
+export type { Row, RowStore, RowTable, TableSpec } from './projections/row-store';
 export * from './projections/checkpoints';
 export * from './projections/held-back';
 export * from './projections/projector';

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { START, type LogPosition, type RecordedEvent } from '../event-store/event-store';
 import { VISIBLE_HORIZON_SQL } from '../event-store/visibility';
 import { collectNotices } from './notices';
-import type { Projection } from './projection';
+import { applyEvents, type Projection } from './projection';
 
 export const PROJECTIONS_CHANNEL = 'pawhaven_projections';
 
@@ -31,7 +31,6 @@ export async function applyBatch(
 ): Promise<LogPosition> {
   const last = batch[batch.length - 1];
   if (!last) return expected;
-  const handled = new Set(projection.handles);
   await knex.transaction(async (tx) => {
     const row = await tx('projection_checkpoints')
       .where({ name: projection.name })
@@ -42,7 +41,7 @@ export async function applyBatch(
       throw new CheckpointMoved(`${projection.name} checkpoint moved`);
     }
     const notices = collectNotices();
-    for (const event of batch) if (handled.has(event.type)) await projection.apply(tx, event, notices);
+    await applyEvents(projection, tx, batch, notices);
     await notices.send(tx);
     await tx.raw(
       `INSERT INTO projection_checkpoints (name, transaction_id, position, events_processed, updated_at)

@@ -2,12 +2,16 @@ import type { Knex } from 'knex';
 import type { RecordedEvent } from '../event-store/event-store';
 import type { Notices } from './notices';
 
-/** A named read model: which tables it owns, and how one event changes them. */
+/**
+ * A named read model: which tables it owns, and how events change them. Write a new one with `defineReadModel`
+ * (`read-model.ts`): one `evolve` from which `apply`, `applyBatch` and `fold` are all derived. `defineProjection`,
+ * with `apply` and `fold` written separately, remains for the models not moved to it yet.
+ */
 export type Projection = {
   name: string;
   /**
-   * Tables this projection alone writes, named unqualified in `apply`: a rebuild fills temporary copies of them
-   * beside the live tables and swaps the result in (blue/green, `rebuild.ts`).
+   * Tables this projection alone writes, named unqualified in `apply`: a rebuild computes their rows and makes the
+   * live tables equal to them in one transaction (in place, or through temporary copies swapped in: `rebuild.ts`).
    */
   tables: readonly string[];
   /** Event types it reacts to; every other event only moves its checkpoint. */
@@ -18,10 +22,17 @@ export type Projection = {
    */
   apply(tx: Knex.Transaction, event: RecordedEvent, notices: Notices): Promise<void>;
   /**
+   * Applies a batch of events (in log order, only types it `handles`) in one go: a read model defined once
+   * (`defineReadModel`) loads the rows the batch needs and writes its changes back at the end. The projector uses it
+   * when present, else `apply` per event.
+   */
+  applyBatch?(tx: Knex.Transaction, events: readonly RecordedEvent[], notices: Notices): Promise<void>;
+  /**
    * The same read model computed in memory, for rebuilds: one pass over the log feeds every projection's fold, and
    * each table is then written once, in bulk. Replaying `apply` (a few statements per event) caps a rebuild at a few
    * thousand events a second; a fold runs at the speed of reading the log. Without one, a rebuild replays `apply`.
-   * Every rebuild test compares the rebuilt rows with what `apply` built live, so the two cannot drift apart unseen.
+   * Every rebuild test compares the rebuilt rows with what `apply` built live, so the two cannot drift apart unseen
+   * (for a model defined once both run the same `evolve`, over memory or over its tables).
    */
   fold?: () => ProjectionFold;
   /**
@@ -62,3 +73,16 @@ export type ProjectionFold = {
 };
 
 export const defineProjection = (p: Projection): Projection => p;
+
+/** `events` (in log order) applied to `projection`'s read model: in one batch where it can, else one by one. */
+export async function applyEvents(
+  projection: Projection,
+  tx: Knex.Transaction,
+  events: readonly RecordedEvent[],
+  notices: Notices,
+): Promise<void> {
+  const handled = events.filter((e) => projection.handles.includes(e.type));
+  if (handled.length === 0) return;
+  if (projection.applyBatch) await projection.applyBatch(tx, handled, notices);
+  else for (const event of handled) await projection.apply(tx, event, notices);
+}

@@ -5,7 +5,7 @@ import type { EventStore, LogPosition, RecordedEvent } from '../event-store/even
 import { logger } from '../logger';
 import { CheckpointMoved, PROJECTIONS_CHANNEL, readCheckpoint, recordProjectionError } from './checkpoints';
 import { collectNotices } from './notices';
-import type { Projection } from './projection';
+import { applyEvents, type Projection } from './projection';
 
 export type ProjectorOptions = { batchSize?: number; retryDelayMs?: number };
 
@@ -145,9 +145,12 @@ async function applyGroupBatch(
       if (!samePosition(current, expected)) throw new MemberMoved(m);
     }
     const notices = collectNotices();
+    const perEvent = members.filter((m) => !m.applyBatch);
     for (const event of batch) {
-      for (const m of members) if (m.handles.includes(event.type)) await m.apply(tx, event, notices);
+      for (const m of perEvent) if (m.handles.includes(event.type)) await m.apply(tx, event, notices);
     }
+    // Read models defined once take the batch at once (each loads its rows and writes them back once).
+    for (const m of members) if (m.applyBatch) await applyEvents(m, tx, batch, notices);
     await notices.send(tx);
     await tx.raw(
       `INSERT INTO projection_checkpoints (name, transaction_id, position, events_processed, updated_at)

@@ -1,7 +1,7 @@
 import { adIdOfStream, ADOPTION_EVENT_TYPES, type AdoptionEvent } from '@pawhaven/contracts';
-import { defineProjection, type FoldedRow } from '@pawhaven/platform';
+import { defineReadModel } from '@pawhaven/platform';
 
-type Row = {
+type Entry = {
   subject: 'ad' | 'request';
   requestId: string | null;
   from: string | null;
@@ -9,14 +9,25 @@ type Row = {
   details: Record<string, unknown>;
 };
 
-/** What the fold remembers of an ad's timeline: the last status it gave the ad and each of its requests. */
-type Timeline = { adStatus: string | null; requestStatus: Map<string, string> };
+/** An `adoption_audit` row, every column included. */
+type AuditRow = {
+  position: string | number;
+  ad_id: string;
+  request_id: string | null;
+  subject: Entry['subject'];
+  event_type: string;
+  from_status: string | null;
+  to_status: string | null;
+  actor_id: string | null;
+  at: string;
+  details: Record<string, unknown>;
+};
 
 /**
  * The timeline entry an event makes, given the status the timeline last gave the ad and the request it names (only
- * a deletion reads them: every other change has one status it comes from). Shared by `apply` and `fold`.
+ * a deletion reads them: every other change has one status it comes from).
  */
-function entryOf(event: AdoptionEvent, before: { ad: string | null; request: string | null }): Row {
+function entryOf(event: AdoptionEvent, before: { ad: string | null; request: string | null }): Entry {
   switch (event.type) {
     case 'AdoptionAdPublished':
       return {
@@ -112,87 +123,43 @@ function entryOf(event: AdoptionEvent, before: { ad: string | null; request: str
  * made it. Built from the events alone, so a rebuild reproduces the same rows. A deleted user's rows stay (the audit
  * keeps the facts): their id no longer names a user, so the timeline shows the actor as 'deleted user'.
  */
-export const adoptionAuditProjection = defineProjection({
+export const adoptionAuditProjection = defineReadModel<{ adoption_audit: AuditRow }>({
   name: 'adoption-audit',
-  tables: ['adoption_audit'],
+  tables: { adoption_audit: { key: ['position'], lookups: ['ad_id'] } },
   handles: ADOPTION_EVENT_TYPES,
   // Ids, statuses and the pet's type: no personal field.
   readsPersonalData: false,
-  async apply(tx, recorded) {
-    const event = { type: recorded.type, data: recorded.data } as AdoptionEvent;
+  evolve({ adoption_audit: audit }, recorded) {
+    const position = recorded.position.toString();
+    if (audit.get(position)) return; // recorded once
+    const event = recorded as unknown as AdoptionEvent;
     const adId = adIdOfStream(recorded.streamId);
-    const lastStatus = async (where: Record<string, string>) =>
-      (
-        await tx('adoption_audit')
-          .where({ ad_id: adId, ...where })
-          .whereNotNull('to_status')
-          .orderBy('position', 'desc')
-          .first<{ to_status: string } | undefined>('to_status')
-      )?.to_status ?? null;
-    const row = entryOf(event, {
-      ad: event.type === 'AdoptionAdDeleted' ? await lastStatus({ subject: 'ad' }) : null,
-      request:
-        event.type === 'AdoptionRequestDeleted'
-          ? await lastStatus({ subject: 'request', request_id: event.data.requestId })
-          : null,
-    });
-    await tx('adoption_audit')
-      .insert({
-        position: recorded.position.toString(),
-        ad_id: adId,
-        request_id: row.requestId,
-        subject: row.subject,
-        event_type: recorded.type,
-        from_status: row.from,
-        to_status: row.to,
-        actor_id: typeof recorded.metadata.actorId === 'string' ? recorded.metadata.actorId : null,
-        at: recorded.createdAt,
-        details: JSON.stringify(row.details),
-      })
-      .onConflict('position')
-      .ignore();
-  },
-  fold: () => {
-    const audit = new Map<string, FoldedRow>();
-    const timelines = new Map<string, Timeline>();
-
-    return {
-      apply(recorded) {
-        const position = recorded.position.toString();
-        if (audit.has(position)) return;
-        const event = recorded as unknown as AdoptionEvent;
-        const adId = adIdOfStream(recorded.streamId);
-        let timeline = timelines.get(adId);
-        if (!timeline) {
-          timeline = { adStatus: null, requestStatus: new Map() };
-          timelines.set(adId, timeline);
-        }
-        const row = entryOf(event, {
-          ad: timeline.adStatus,
-          request:
-            event.type === 'AdoptionRequestDeleted'
-              ? (timeline.requestStatus.get(event.data.requestId) ?? null)
-              : null,
-        });
-        // The statuses `apply` reads back from the table: the latest non-null `to_status` of each subject.
-        if (row.to !== null) {
-          if (row.subject === 'ad') timeline.adStatus = row.to;
-          else if (row.requestId !== null) timeline.requestStatus.set(row.requestId, row.to);
-        }
-        audit.set(position, {
-          position,
-          ad_id: adId,
-          request_id: row.requestId,
-          subject: row.subject,
-          event_type: recorded.type,
-          from_status: row.from,
-          to_status: row.to,
-          actor_id: typeof recorded.metadata.actorId === 'string' ? recorded.metadata.actorId : null,
-          at: recorded.createdAt.toISOString(),
-          details: row.details,
-        });
-      },
-      rows: () => ({ adoption_audit: audit.values() }),
+    /** The latest status the timeline gave the ad, or the request `requestId` when one is named. */
+    const lastStatus = (requestId?: string) => {
+      let last: AuditRow | undefined;
+      for (const row of audit.find('ad_id', adId)) {
+        if (row.to_status === null) continue;
+        if (requestId ? row.subject !== 'request' || row.request_id !== requestId : row.subject !== 'ad')
+          continue;
+        if (!last || Number(row.position) > Number(last.position)) last = row;
+      }
+      return last?.to_status ?? null;
     };
+    const row = entryOf(event, {
+      ad: event.type === 'AdoptionAdDeleted' ? lastStatus() : null,
+      request: event.type === 'AdoptionRequestDeleted' ? lastStatus(event.data.requestId) : null,
+    });
+    audit.put({
+      position,
+      ad_id: adId,
+      request_id: row.requestId,
+      subject: row.subject,
+      event_type: recorded.type,
+      from_status: row.from,
+      to_status: row.to,
+      actor_id: typeof recorded.metadata.actorId === 'string' ? recorded.metadata.actorId : null,
+      at: recorded.createdAt.toISOString(),
+      details: row.details,
+    });
   },
 });

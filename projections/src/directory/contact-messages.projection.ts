@@ -1,5 +1,5 @@
 import { CONTACT_EVENT_TYPES, type ContactEvent } from '@pawhaven/contracts';
-import { defineProjection, type RecordedEvent } from '@pawhaven/platform';
+import { defineReadModel, type RecordedEvent } from '@pawhaven/platform';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');
@@ -39,43 +39,18 @@ const deletedUserId = (recorded: RecordedEvent) =>
   str((recorded.data as { userId?: unknown } | null)?.userId);
 
 /** `contact_messages`: every message of the contact form, for the team's inbox (newest first). */
-export const contactMessagesProjection = defineProjection({
+export const contactMessagesProjection = defineReadModel<{ contact_messages: ContactMessageRow }>({
   name: 'contact-messages',
-  tables: ['contact_messages'],
+  tables: { contact_messages: { key: ['id'], lookups: ['user_id'] } },
   handles: [...CONTACT_EVENT_TYPES, 'UserDeleted'],
-  async apply(tx, recorded) {
+  evolve({ contact_messages: messages }, recorded) {
     // A signed-in sender's messages go with their account; a visitor's (no user id) stay as written.
     if (recorded.type === 'UserDeleted') {
       const userId = deletedUserId(recorded);
-      if (userId) await tx('contact_messages').where({ user_id: userId }).delete();
+      if (userId) for (const m of messages.find('user_id', userId)) messages.delete(m.id);
       return;
     }
     const row = messageRow(recorded);
-    if (row) await tx('contact_messages').insert(row).onConflict('id').ignore();
-  },
-  fold: () => {
-    const messages = new Map<string, ContactMessageRow>();
-    // Each signed-in sender's messages, so deleting their account costs only those.
-    const bySender = new Map<string, ContactMessageRow[]>();
-    return {
-      apply(recorded) {
-        if (recorded.type === 'UserDeleted') {
-          const userId = deletedUserId(recorded);
-          if (!userId) return;
-          for (const m of bySender.get(userId) ?? []) messages.delete(m.id);
-          bySender.delete(userId);
-          return;
-        }
-        const row = messageRow(recorded);
-        if (!row || messages.has(row.id)) return; // ON CONFLICT DO NOTHING
-        messages.set(row.id, row);
-        if (row.user_id !== null) {
-          const own = bySender.get(row.user_id);
-          if (own) own.push(row);
-          else bySender.set(row.user_id, [row]);
-        }
-      },
-      rows: () => ({ contact_messages: messages.values() }),
-    };
+    if (row && !messages.get(row.id)) messages.put(row); // received once
   },
 });

@@ -6,7 +6,7 @@ import {
   type NgoListedData,
   type TeamMemberAddedData,
 } from '@pawhaven/contracts';
-import { defineProjection, type FoldedRow, type RecordedEvent } from '@pawhaven/platform';
+import { defineReadModel, type RecordedEvent, type Row, type RowTable } from '@pawhaven/platform';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -18,11 +18,9 @@ const order = (value: unknown): number =>
 /** The event's own time when it is one, else the time it was recorded: both replay identically. */
 const timeOf = (value: unknown, recorded: RecordedEvent): string =>
   typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? value : recorded.createdAt.toISOString();
-const json = (value: unknown) => JSON.stringify(value);
 
 /**
- * The row each event names, jsonb columns as plain values: the fold hands them over as they are, `apply` binds them
- * as JSON text (knex would bind an array as a PostgreSQL array). Null for an id that is not a UUID.
+ * The row each event names, jsonb columns as plain values. Null for an id that is not a UUID.
  */
 function ngoRow(d: Partial<NgoListedData>, recorded: RecordedEvent) {
   if (!UUID.test(str(d.ngoId))) return null;
@@ -101,88 +99,39 @@ function teamMemberRow(d: Partial<TeamMemberAddedData>, recorded: RecordedEvent)
  * per entry, from the events the seed files were appended as. Everything comes from the events' data, so a rebuild
  * reproduces the same rows. An event whose id is not a UUID names nothing and is skipped.
  */
-export const directoryProjection = defineProjection({
+export const directoryProjection = defineReadModel<{
+  ngos: NonNullable<ReturnType<typeof ngoRow>>;
+  clinics: NonNullable<ReturnType<typeof clinicRow>>;
+  faq_items: NonNullable<ReturnType<typeof faqRow>>;
+  team_members: NonNullable<ReturnType<typeof teamMemberRow>>;
+}>({
   name: 'directory',
-  tables: ['ngos', 'clinics', 'faq_items', 'team_members'],
+  tables: {
+    ngos: { key: ['id'] },
+    clinics: { key: ['id'] },
+    faq_items: { key: ['id'] },
+    team_members: { key: ['id'] },
+  },
   handles: DIRECTORY_EVENT_TYPES,
   // Public directory content: no personal field.
   readsPersonalData: false,
-  async apply(tx, recorded) {
+  evolve(rows, recorded) {
     const event = { type: recorded.type, data: recorded.data ?? {} } as DirectoryEvent;
-    // Listed again: the entry's every column is the new event's (ON CONFLICT DO UPDATE of all of them).
+    // Listed again: the new row replaces the old one whole.
+    const put = <R extends Row>(table: RowTable<R>, row: R | null) => {
+      if (row) table.put(row);
+    };
     switch (event.type) {
-      case 'NgoListed': {
-        const row = ngoRow(event.data, recorded);
-        if (!row) return;
-        await tx('ngos')
-          .insert({ ...row, services: json(row.services) })
-          .onConflict('id')
-          .merge();
-        return;
-      }
-      case 'ClinicListed': {
-        const row = clinicRow(event.data, recorded);
-        if (!row) return;
-        await tx('clinics')
-          .insert({
-            ...row,
-            veterinarians: json(row.veterinarians),
-            services_offered: json(row.services_offered),
-          })
-          .onConflict('id')
-          .merge();
-        return;
-      }
-      case 'FaqPublished': {
-        const row = faqRow(event.data, recorded);
-        if (!row) return;
-        await tx('faq_items').insert(row).onConflict('id').merge();
-        return;
-      }
-      case 'TeamMemberAdded': {
-        const row = teamMemberRow(event.data, recorded);
-        if (!row) return;
-        await tx('team_members')
-          .insert({ ...row, details: json(row.details), contact: json(row.contact) })
-          .onConflict('id')
-          .merge();
-        return;
-      }
+      case 'NgoListed':
+        return put(rows.ngos, ngoRow(event.data, recorded));
+      case 'ClinicListed':
+        return put(rows.clinics, clinicRow(event.data, recorded));
+      case 'FaqPublished':
+        return put(rows.faq_items, faqRow(event.data, recorded));
+      case 'TeamMemberAdded':
+        return put(rows.team_members, teamMemberRow(event.data, recorded));
       default:
         return;
     }
-  },
-  fold: () => {
-    const ngos = new Map<string, FoldedRow>();
-    const clinics = new Map<string, FoldedRow>();
-    const faqItems = new Map<string, FoldedRow>();
-    const teamMembers = new Map<string, FoldedRow>();
-    /** Listed again: the new row replaces the old one whole, as the merge of every column does. */
-    const put = (table: Map<string, FoldedRow>, row: (FoldedRow & { id: string }) | null) => {
-      if (row) table.set(row.id, row);
-    };
-    return {
-      apply(recorded) {
-        const event = { type: recorded.type, data: recorded.data ?? {} } as DirectoryEvent;
-        switch (event.type) {
-          case 'NgoListed':
-            return put(ngos, ngoRow(event.data, recorded));
-          case 'ClinicListed':
-            return put(clinics, clinicRow(event.data, recorded));
-          case 'FaqPublished':
-            return put(faqItems, faqRow(event.data, recorded));
-          case 'TeamMemberAdded':
-            return put(teamMembers, teamMemberRow(event.data, recorded));
-          default:
-            return;
-        }
-      },
-      rows: () => ({
-        ngos: ngos.values(),
-        clinics: clinics.values(),
-        faq_items: faqItems.values(),
-        team_members: teamMembers.values(),
-      }),
-    };
   },
 });

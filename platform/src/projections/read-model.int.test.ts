@@ -1,0 +1,156 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '@pawhaven/platform/testing';
+import type { RecordedEvent } from '../event-store/event-store';
+import type { ChangeNotice } from './notices';
+import { defineReadModel } from './read-model';
+
+/**
+ * One definition, two stores: a batch applied live (rows loaded on demand, written back at its end) leaves the
+ * tables holding exactly the rows the same `evolve` computes in memory for a rebuild, and pushes each notice once.
+ */
+
+type TestDb = Awaited<ReturnType<typeof createTestDatabase>>;
+let db: TestDb;
+
+beforeAll(async () => {
+  db = await createTestDatabase({ max: 2 });
+  await db.knex.raw(`
+    CREATE TABLE rm_owners (owner_id uuid PRIMARY KEY, ads bigint NOT NULL, since timestamptz NOT NULL);
+    CREATE TABLE rm_ads (ad_id uuid PRIMARY KEY, owner_id uuid NOT NULL, tags jsonb NOT NULL);
+    CREATE INDEX ON rm_ads (owner_id);
+    CREATE TABLE rm_likes (ad_id uuid NOT NULL, user_id uuid NOT NULL, PRIMARY KEY (ad_id, user_id));
+    CREATE INDEX ON rm_likes (user_id);`);
+});
+afterAll(async () => {
+  await db.drop();
+});
+
+type Owner = { owner_id: string; ads: number; since: string };
+type Ad = { ad_id: string; owner_id: string; tags: string[] };
+type Like = { ad_id: string; user_id: string };
+
+const model = defineReadModel<{ rm_owners: Owner; rm_ads: Ad; rm_likes: Like }>({
+  name: 'read-model-test',
+  tables: {
+    rm_owners: { key: ['owner_id'] },
+    rm_ads: { key: ['ad_id'], lookups: ['owner_id'] },
+    rm_likes: { key: ['ad_id', 'user_id'], lookups: ['user_id', 'ad_id'] },
+  },
+  handles: ['Published', 'Liked', 'OwnerGone'],
+  evolve(rows, event, notices) {
+    const data = event.data as Record<string, string>;
+    switch (event.type) {
+      case 'Published': {
+        if (rows.rm_ads.get(data.adId)) return;
+        rows.rm_ads.put({ ad_id: data.adId!, owner_id: data.ownerId!, tags: [data.tag!] });
+        const owner = rows.rm_owners.get(data.ownerId);
+        rows.rm_owners.put(
+          owner
+            ? { ...owner, ads: owner.ads + 1 }
+            : { owner_id: data.ownerId!, ads: 1, since: event.createdAt.toISOString() },
+        );
+        notices.push({ kind: 'ad', adId: data.adId! });
+        return;
+      }
+      case 'Liked': {
+        // Throws on a like of an unknown ad: only while its ad is not loaded yet, which a live pass must survive.
+        const ad = rows.rm_ads.get(data.adId)!;
+        if (ad.owner_id === data.userId) return;
+        rows.rm_likes.put({ ad_id: data.adId!, user_id: data.userId! });
+        return;
+      }
+      case 'OwnerGone': {
+        for (const ad of rows.rm_ads.find('owner_id', data.ownerId)) {
+          rows.rm_ads.delete(ad.ad_id);
+          for (const like of rows.rm_likes.find('ad_id', ad.ad_id))
+            rows.rm_likes.delete(like.ad_id, like.user_id);
+        }
+        for (const like of rows.rm_likes.find('user_id', data.ownerId))
+          rows.rm_likes.delete(like.ad_id, like.user_id);
+        rows.rm_owners.delete(data.ownerId);
+        return;
+      }
+    }
+  },
+});
+
+let position = 0n;
+const event = (type: string, data: Record<string, string>): RecordedEvent => ({
+  type,
+  data,
+  streamId: 'test',
+  streamRevision: 0n,
+  eventId: crypto.randomUUID(),
+  transactionId: 1n,
+  position: ++position,
+  createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, Number(position))),
+  metadata: {},
+});
+
+const [o1, o2, a1, a2, a3] = Array.from({ length: 5 }, () => crypto.randomUUID());
+const log = [
+  [event('Published', { adId: a1!, ownerId: o1!, tag: 'dog' }), event('Liked', { adId: a1!, userId: o2! })],
+  [
+    event('Published', { adId: a2!, ownerId: o1!, tag: 'cat' }),
+    event('Published', { adId: a3!, ownerId: o2!, tag: 'cat' }),
+    event('Liked', { adId: a3!, userId: o1! }),
+    event('Liked', { adId: a2!, userId: o2! }),
+  ],
+  [event('Published', { adId: a1!, ownerId: o1!, tag: 'dup' }), event('OwnerGone', { ownerId: o2! })],
+];
+
+const live = async () =>
+  Object.fromEntries(
+    await Promise.all(
+      ['rm_owners', 'rm_ads', 'rm_likes'].map(async (t) => {
+        const { rows } = await db.knex.raw(`SELECT to_jsonb(t) AS r FROM ${t} t ORDER BY 1`);
+        return [t, (rows as { r: unknown }[]).map((x) => x.r)];
+      }),
+    ),
+  );
+
+describe('a read model defined once', () => {
+  it('builds the same rows live, batch by batch, as in memory, and pushes each notice once', async () => {
+    const pushed: ChangeNotice[] = [];
+    for (const batch of log)
+      await db.knex.transaction((tx) => model.applyBatch!(tx, batch, { push: (n) => void pushed.push(n) }));
+    expect(pushed).toEqual([
+      { kind: 'ad', adId: a1 },
+      { kind: 'ad', adId: a2 },
+      { kind: 'ad', adId: a3 },
+    ]);
+
+    const fold = model.fold!();
+    for (const batch of log) for (const e of batch) fold.apply(e);
+    const folded = fold.rows();
+    const tables = await live();
+    const json = async (t: string) => {
+      const { rows } = await db.knex.raw(
+        `SELECT to_jsonb(r) AS r FROM jsonb_populate_recordset(NULL::${t}, ?::jsonb) r ORDER BY 1`,
+        [JSON.stringify([...folded[t]!])],
+      );
+      return (rows as { r: unknown }[]).map((x) => x.r);
+    };
+    expect(tables).toEqual({
+      rm_owners: await json('rm_owners'),
+      rm_ads: await json('rm_ads'),
+      rm_likes: await json('rm_likes'),
+    });
+    // o2 gone with their ad, the like it had and those they gave: o1's two ads are left, unliked.
+    expect(tables.rm_owners).toEqual([{ owner_id: o1, ads: 2, since: '2026-01-01T00:00:01+00:00' }]);
+    expect(tables.rm_ads).toHaveLength(2);
+    expect(tables.rm_likes).toEqual([]);
+  });
+
+  it('reads the rows a batch names from the tables, timestamps as ISO text', async () => {
+    const seen: unknown[] = [];
+    const probe = defineReadModel<{ rm_owners: Owner }>({
+      name: 'probe',
+      tables: { rm_owners: { key: ['owner_id'] } },
+      handles: ['Probe'],
+      evolve: (rows, e) => void seen.push(rows.rm_owners.get((e.data as { ownerId: string }).ownerId)),
+    });
+    await db.knex.transaction((tx) => probe.apply(tx, event('Probe', { ownerId: o1! }), { push() {} }));
+    expect(seen.at(-1)).toEqual({ owner_id: o1, ads: 2, since: '2026-01-01T00:00:01.000Z' });
+  });
+});

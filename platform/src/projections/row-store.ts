@@ -1,0 +1,355 @@
+import type { Knex } from 'knex';
+
+/**
+ * The rows a read model's `evolve` reads and writes (`read-model.ts`), behind one interface with two stores: in
+ * memory for rebuilds (`memoryStore`), and over the projection's tables for live batches (`batchStore`). Rows are
+ * plain values as their columns hold them (timestamps as ISO text); treat a row read as read-only and `put` a new
+ * one to change it.
+ */
+export type Row = Record<string, unknown>;
+
+/** A table as a read model declares it: its primary key's columns, and the columns it finds rows by. */
+export type TableSpec<R extends Row = Row> = {
+  key: readonly (keyof R & string)[];
+  /** Columns `find` may be asked about (each needs an index on the live table). */
+  lookups?: readonly (keyof R & string)[];
+  /** Columns PostgreSQL computes (GENERATED): left out of the rows read, never written. */
+  generated?: readonly string[];
+};
+
+export type RowTable<R extends Row> = {
+  /** The row with this primary key (its key columns' values, in declared order). */
+  get(...key: readonly unknown[]): R | undefined;
+  /** Inserts the row or replaces the one with its key. It holds every column, defaults included. */
+  put(row: R): void;
+  delete(...key: readonly unknown[]): void;
+  /** Every row whose `column` (one of its `lookups`) equals `value`, in no particular order. */
+  find(column: keyof R & string, value: unknown): R[];
+};
+
+export type RowStore<T extends Record<string, Row>> = { [K in keyof T]: RowTable<T[K]> };
+export type TableSpecs<T extends Record<string, Row>> = { [K in keyof T]: TableSpec<T[K]> };
+
+/** Keys as one string each: a single column's value as text, or several joined by a separator no id holds. */
+const SEPARATOR = '\u0000';
+const text = (value: unknown): string => (typeof value === 'string' ? value : String(value));
+function keyText(values: readonly unknown[]): string {
+  let key = text(values[0]);
+  for (let i = 1; i < values.length; i++) key += SEPARATOR + text(values[i]);
+  return key;
+}
+function keyOf(spec: TableSpec, row: Row): string {
+  const columns = spec.key;
+  let key = text(row[columns[0]!]);
+  for (let i = 1; i < columns.length; i++) key += SEPARATOR + text(row[columns[i]!]);
+  return key;
+}
+
+/** Adds `key` to `index[value]`. */
+const addTo = (index: Map<unknown, Set<string>>, value: unknown, key: string) => {
+  const set = index.get(value);
+  if (set) set.add(key);
+  else index.set(value, new Set([key]));
+};
+const removeFrom = (index: Map<unknown, Set<string>>, value: unknown, key: string) => {
+  const set = index.get(value);
+  if (set?.delete(key) && set.size === 0) index.delete(value);
+};
+
+/** One table in memory, with an index per lookup column (null values are not found, as `= NULL` finds nothing). */
+class MemoryTable implements RowTable<Row> {
+  readonly rows = new Map<string, Row>();
+  /** Per lookup column, value → keys. */
+  private readonly indexes: (readonly [string, Map<unknown, Set<string>>])[];
+
+  constructor(private readonly spec: TableSpec) {
+    this.indexes = (spec.lookups ?? []).map((column) => [column, new Map()] as const);
+  }
+
+  get(...key: readonly unknown[]) {
+    return this.rows.get(keyText(key));
+  }
+
+  put(row: Row) {
+    const key = keyOf(this.spec, row);
+    const old = this.rows.get(key);
+    for (const [column, index] of this.indexes) {
+      const before = old?.[column];
+      const after = row[column];
+      if (old && before === after) continue;
+      if (old && before != null) removeFrom(index, before, key);
+      if (after != null) addTo(index, after, key);
+    }
+    this.rows.set(key, row);
+  }
+
+  delete(...key: readonly unknown[]) {
+    const k = keyText(key);
+    const old = this.rows.get(k);
+    if (!old) return;
+    for (const [column, index] of this.indexes) if (old[column] != null) removeFrom(index, old[column], k);
+    this.rows.delete(k);
+  }
+
+  find(column: string, value: unknown): Row[] {
+    const index = this.indexes.find(([c]) => c === column)?.[1];
+    if (!index) throw new Error(`${column} is not a declared lookup`);
+    const keys = index.get(value);
+    const found: Row[] = [];
+    if (keys) for (const k of keys) found.push(this.rows.get(k)!);
+    return found;
+  }
+}
+
+/** Every table in memory: what a rebuild evolves, then writes in bulk (`rows`). */
+export function memoryStore<T extends Record<string, Row>>(
+  specs: TableSpecs<T>,
+): { store: RowStore<T>; rows(): Record<string, Iterable<Row>> } {
+  const tables = Object.fromEntries(
+    Object.entries(specs).map(([name, spec]) => [name, new MemoryTable(spec as TableSpec)]),
+  ) as Record<string, MemoryTable>;
+  return {
+    store: tables as unknown as RowStore<T>,
+    rows: () => Object.fromEntries(Object.entries(tables).map(([name, t]) => [name, t.rows.values()])),
+  };
+}
+
+/** A row a batch deleted. */
+const DELETED = Symbol('deleted');
+
+/**
+ * A live batch's view of the tables: rows read from the database on first use and kept for the batch, changes kept
+ * aside (`pending`) until `writeChanges` sends them, all in one statement. A row not loaded yet is a miss: `get`
+ * answers undefined and `find` the rows known so far, and the batch is evolved again once every miss of the pass is
+ * loaded (`runBatch`), so `evolve` stays synchronous, the same code as in memory.
+ */
+class BatchTable implements RowTable<Row> {
+  /** Rows as the database holds them (null: known absent). */
+  readonly loaded = new Map<string, Row | null>();
+  /** Per lookup column, the values whose rows are all in `loaded`, with their keys. */
+  readonly found = new Map<string, Map<unknown, Set<string>>>();
+  /** This pass's changes. */
+  pending = new Map<string, Row | typeof DELETED>();
+  /** Misses of this pass: keys, and lookup values per column. */
+  missingKeys: unknown[][] = [];
+  missingLookups = new Map<string, unknown[]>();
+
+  constructor(
+    readonly name: string,
+    readonly spec: TableSpec,
+  ) {
+    for (const column of spec.lookups ?? []) this.found.set(column, new Map());
+  }
+
+  get missed() {
+    return this.missingKeys.length > 0 || this.missingLookups.size > 0;
+  }
+
+  get(...key: readonly unknown[]) {
+    const k = keyText(key);
+    const changed = this.pending.get(k);
+    if (changed !== undefined) return changed === DELETED ? undefined : changed;
+    const row = this.loaded.get(k);
+    if (row !== undefined) return row ?? undefined;
+    this.missingKeys.push([...key]);
+    return undefined;
+  }
+
+  put(row: Row) {
+    this.pending.set(keyOf(this.spec, row), row);
+  }
+
+  delete(...key: readonly unknown[]) {
+    this.pending.set(keyText(key), DELETED);
+  }
+
+  find(column: string, value: unknown): Row[] {
+    const index = this.found.get(column);
+    if (!index) throw new Error(`${column} is not a declared lookup of ${this.name}`);
+    const keys = index.get(value);
+    if (value != null && !keys) {
+      const missing = this.missingLookups.get(column);
+      if (missing) missing.push(value);
+      else this.missingLookups.set(column, [value]);
+    }
+    const result: Row[] = [];
+    for (const key of keys ?? []) {
+      if (this.pending.has(key)) continue;
+      const row = this.loaded.get(key);
+      if (row) result.push(row);
+    }
+    for (const row of this.pending.values()) if (row !== DELETED && row[column] === value) result.push(row);
+    return result;
+  }
+
+  remember(rows: Row[]) {
+    for (const row of rows) {
+      const key = keyOf(this.spec, row);
+      // A row loaded before is the same row: the batch's transaction does not write until its end.
+      if (!this.loaded.get(key)) this.loaded.set(key, row);
+    }
+  }
+}
+
+/** Column → PostgreSQL type id, per table name (a rebuild's shadow copy has its live table's columns). */
+const columnTypes = new Map<string, Map<string, number>>();
+const TIMESTAMPTZ = 1184;
+
+/**
+ * A row read as JSON, as a read model computes it: timestamps as ISO text (`toISOString`, as an event's times),
+ * bigints as numbers (counts), dates as `YYYY-MM-DD`; generated columns left out.
+ */
+function asValues(row: Row, spec: TableSpec, types: Map<string, number>): Row {
+  for (const column of spec.generated ?? []) delete row[column];
+  for (const column in row) {
+    const value = row[column];
+    if (typeof value === 'string' && types.get(column) === TIMESTAMPTZ)
+      row[column] = new Date(value).toISOString();
+  }
+  return row;
+}
+
+/** One SELECT of a load, and what to do with the rows it answers. */
+type Part = { sql: string; bindings: Knex.RawBinding[]; types?: true; take(rows: Row[]): void };
+
+/**
+ * Every table's rows named by this pass's misses (by key and by lookup), read in one round trip: a UNION of one
+ * SELECT per table and lookup, each row as JSON tagged with its part, and the column types of tables not seen yet.
+ */
+async function loadMisses(tx: Knex.Transaction, missed: readonly BatchTable[]): Promise<void> {
+  const parts: Part[] = [];
+  const typesOf = (name: string) => columnTypes.get(name)!;
+  for (const table of missed) {
+    const { name, spec } = table;
+    if (!columnTypes.has(name))
+      parts.push({
+        sql: `SELECT jsonb_object_agg(attname, atttypid::int) FROM pg_attribute
+              WHERE attrelid = ?::text::regclass AND attnum > 0 AND NOT attisdropped`,
+        bindings: [name],
+        types: true,
+        take: ([types]) => columnTypes.set(name, new Map(Object.entries(types ?? {}) as [string, number][])),
+      });
+    if (table.missingKeys.length > 0) {
+      const keys = table.missingKeys;
+      parts.push({
+        sql: `SELECT to_jsonb(t) FROM ?? t WHERE (${spec.key.map(() => 't.??').join(', ')}) IN
+                (SELECT ${spec.key.map(() => 'k.??').join(', ')} FROM jsonb_populate_recordset(NULL::??, ?::jsonb) k)`,
+        bindings: [
+          name,
+          ...spec.key,
+          ...spec.key,
+          name,
+          JSON.stringify(keys.map((values) => Object.fromEntries(spec.key.map((c, i) => [c, values[i]])))),
+        ],
+        take: (rows) => {
+          for (const values of keys) table.loaded.set(keyText(values), null);
+          table.remember(rows.map((r) => asValues(r, spec, typesOf(name))));
+        },
+      });
+      table.missingKeys = [];
+    }
+    for (const [column, values] of table.missingLookups)
+      parts.push({
+        sql: `SELECT to_jsonb(t) FROM ?? t
+              WHERE t.?? IN (SELECT k.?? FROM jsonb_populate_recordset(NULL::??, ?::jsonb) k)`,
+        bindings: [name, column, column, name, JSON.stringify(values.map((v) => ({ [column]: v })))],
+        take: (loaded) => {
+          const rows = loaded.map((r) => asValues(r, spec, typesOf(name)));
+          table.remember(rows);
+          const index = table.found.get(column)!;
+          for (const value of values) if (!index.has(value)) index.set(value, new Set());
+          for (const row of rows) if (row[column] != null) addTo(index, row[column], keyOf(spec, row));
+        },
+      });
+    table.missingLookups = new Map();
+  }
+  const { rows } = (await tx.raw(
+    parts.map((part, i) => `SELECT ${i} AS part, r.* FROM (${part.sql}) AS r (row)`).join('\nUNION ALL\n'),
+    parts.flatMap((part) => part.bindings),
+  )) as { rows: { part: number; row: Row }[] };
+  const answers = parts.map((): Row[] => []);
+  for (const { part, row } of rows) answers[part]!.push(row);
+  // The types first: the rows are read with them.
+  for (const types of [true, undefined])
+    parts.forEach((part, i) => part.types === types && part.take(answers[i]!));
+}
+
+/** A pass's changes written back in one statement: an upsert and a deletion per table that has them. */
+async function writeChanges(tx: Knex.Transaction, tables: readonly BatchTable[]): Promise<void> {
+  const steps: { sql: string; bindings: Knex.RawBinding[] }[] = [];
+  for (const table of tables) {
+    const { name, spec } = table;
+    const rows = [...table.pending.values()].filter((r): r is Row => r !== DELETED);
+    if (rows.length > 0) {
+      const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+      const others = columns.filter((c) => !spec.key.includes(c));
+      steps.push({
+        sql: `INSERT INTO ?? (${columns.map(() => '??').join(', ')})
+              SELECT ${columns.map(() => 'r.??').join(', ')} FROM jsonb_populate_recordset(NULL::??, ?::jsonb) r
+              ON CONFLICT (${spec.key.map(() => '??').join(', ')}) DO ${
+                others.length === 0
+                  ? 'NOTHING'
+                  : `UPDATE SET ${others.map(() => '?? = EXCLUDED.??').join(', ')}`
+              }`,
+        bindings: [
+          name,
+          ...columns,
+          ...columns,
+          name,
+          JSON.stringify(rows),
+          ...spec.key,
+          ...others.flatMap((c) => [c, c]),
+        ],
+      });
+    }
+    const gone = [...table.pending].filter(([, r]) => r === DELETED).map(([key]) => key);
+    if (gone.length > 0) {
+      const wanted = gone.map((text) => {
+        const values = spec.key.length === 1 ? [text] : text.split(SEPARATOR);
+        return Object.fromEntries(spec.key.map((c, i) => [c, values[i]]));
+      });
+      steps.push({
+        sql: `DELETE FROM ?? t USING jsonb_populate_recordset(NULL::??, ?::jsonb) k
+              WHERE ${spec.key.map(() => 't.?? = k.??').join(' AND ')}`,
+        bindings: [name, name, JSON.stringify(wanted), ...spec.key.flatMap((c) => [c, c])],
+      });
+    }
+  }
+  if (steps.length === 0) return;
+  // Each step touches other rows (a key is either kept or deleted), so their order within the statement is moot.
+  await tx.raw(
+    `WITH ${steps.map((step, i) => `w${i} AS (${step.sql})`).join(',\n')} SELECT 1`,
+    steps.flatMap((step) => step.bindings),
+  );
+}
+
+/**
+ * Runs `evolve` over a batch against the live tables in `tx`: each pass evolves every event from the batch's start
+ * with what is loaded, collecting misses; the misses are loaded (one round trip) and the batch evolved again, until
+ * a pass misses nothing. That pass's changes are then written (one statement).
+ * A pass that throws after a miss was working from rows it did not have yet: it is simply run again.
+ */
+export async function runBatch<T extends Record<string, Row>>(
+  tx: Knex.Transaction,
+  specs: TableSpecs<T>,
+  pass: (store: RowStore<T>) => void,
+): Promise<{ passes: number }> {
+  const tables = Object.entries(specs).map(([name, spec]) => new BatchTable(name, spec as TableSpec));
+  const store = Object.fromEntries(tables.map((t) => [t.name, t])) as unknown as RowStore<T>;
+  for (let passes = 1; ; passes++) {
+    for (const t of tables) t.pending = new Map();
+    let failure: unknown;
+    try {
+      pass(store);
+    } catch (error) {
+      failure = error ?? new Error('evolve threw');
+    }
+    const missed = tables.filter((t) => t.missed);
+    if (missed.length === 0) {
+      if (failure !== undefined) throw failure;
+      await writeChanges(tx, tables);
+      return { passes };
+    }
+    await loadMisses(tx, missed);
+  }
+}
