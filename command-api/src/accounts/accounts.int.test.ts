@@ -893,7 +893,7 @@ describe('the admin account', () => {
     const res = await signin(creds!.email, creds!.password);
     expect(res.status).toBe(200);
     expect(res.body.user).toMatchObject({ isAdmin: true, userType: 'Admin', email: creds!.email });
-    // Admin logins are always stored persistently (spec 000 §4).
+    // Admin logins are always stored persistently.
     expect(res.headers.getSetCookie().find((c) => c.startsWith('ph_session='))).toMatch(/Max-Age=\d+/);
   });
 

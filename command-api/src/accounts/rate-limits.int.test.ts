@@ -10,8 +10,8 @@ import {
 } from '@pawhaven/testing';
 
 /**
- * The auth endpoints are rate-limited per client address, one limiter per flow (ARCHITECTURE §6). Each test uses
- * its own flow, so they do not eat each other's budget.
+ * The auth endpoints are rate-limited per client address, one limiter per flow (see 'Rate limits' in
+ * docs/architecture.md). Each test uses its own flow, so they do not eat each other's budget.
  */
 
 const TOO_MANY = 'Too many attempts. Please wait a few minutes and try again.';

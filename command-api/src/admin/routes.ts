@@ -39,7 +39,7 @@ const positionOf = (r: Pick<CommandResult<unknown>, 'position'>) =>
   r.position === null ? undefined : String(r.position);
 
 /**
- * Administrators' deletions (spec 001 §7), mounted at /api/admin behind requireAdmin. Each is the same command the
+ * Administrators' deletions, mounted at /api/admin behind requireAdmin. Each is the same command the
  * owner's own delete runs (DeleteAd, DeletePost, DeleteComment) or the admin-only one (DeleteRequest, DeleteUser),
  * through handleCommand (a stale revision is decided again; only a stream every attempt loses answers 409), with the
  * admin as actor (metadata actorId, and `byAdmin` / `deletedBy` in the events). Unknown ids answer 404; deleting

@@ -172,7 +172,7 @@ export function chatCommands(deps: CommandDeps) {
 
 export type ChatCommands = ReturnType<typeof chatCommands>;
 
-/** Conversations and messages (spec 001 §7), mounted at /api. Reads are on the query side. */
+/** Conversations and messages, mounted at /api. Reads are on the query side. */
 export function chatRoutes(deps: CommandDeps, chat: ChatCommands = chatCommands(deps)): Router {
   const router = Router();
 

@@ -14,7 +14,7 @@ import posts, { UserPostList } from './posts';
 import comments, { PostCommentList, UserCommentList } from './comments';
 import events from './events';
 
-/** Admin data is cached for 5 minutes (spec 001 §9); deletions and rebuilds refresh what they change. */
+/** Admin data is cached for 5 minutes; deletions and rebuilds refresh what they change. */
 const ADMIN_CACHE_MS = 5 * 60_000;
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -31,7 +31,7 @@ const theme = {
 };
 
 /**
- * The administrator dashboard under /admin-dashboard (spec 001 §2). Routes, as the spec lists them:
+ * The administrator dashboard under /admin-dashboard. Its routes:
  *   (empty)                             overview
  *   manage-users                        Manage Users
  *   adoptions, adoptions/user/{userId}  (and adoptions/{id}/show: an ad's audit history)

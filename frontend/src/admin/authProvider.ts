@@ -4,7 +4,7 @@ import { sessionStore } from '../shared/session-store';
 /**
  * The dashboard's view of the app's session (frontend/src/shared/session-store): there is no login page of its
  * own, the admin signs in on /signin. Lost credentials (a 401 or 403 from any admin call) clear the session and
- * lead to /signin (spec 001 §4); the app's route guard sends anyone else who is not an admin to /.
+ * lead to /signin; the app's route guard sends anyone else who is not an admin to /.
  */
 const SIGN_IN = '/signin';
 
@@ -36,7 +36,7 @@ export const authProvider: AuthProvider = {
     const id = user.id || user._id;
     return Promise.resolve({
       id,
-      // The header shows the admin's username or e-mail (spec 001 §2).
+      // The header shows the admin's username, else the e-mail.
       fullName: user.username || user.email,
       avatar: user.profileImage || undefined,
     });

@@ -17,7 +17,7 @@ export function truncate(text: string | null | undefined, max = 50): string {
   return chars.length <= max ? text : `${chars.slice(0, max).join('').trimEnd()}...`;
 }
 
-/** Spec 001 §4: pending yellow, accepted green, rejected red, anything else grey (display only). */
+/** A request status's colour: pending yellow, accepted green, rejected red, anything else grey (display only). */
 export function requestStatusColour(status: string): string {
   if (status === 'pending' || status === 'accepted' || status === 'rejected')
     return ADMIN_STATUS_COLOURS[status];

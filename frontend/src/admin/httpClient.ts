@@ -9,11 +9,11 @@ import { createQueue, errorMessageOf } from './requests';
  * admin calls (history, deletions, overview, projections).
  *
  * - Bearer token from the app's session; a 401 renews the short-lived access token once (the app's refresh
- *   session), then a 401 or 403 clears the session: the route guard sends the admin to /signin (spec 001 §4, §8).
- * - Requests are queued one at a time, at least 100 ms apart (spec 001 §9).
+ *   session), then a 401 or 403 clears the session: the route guard sends the admin to /signin.
+ * - Requests are queued one at a time, at least 100 ms apart.
  * - Read-your-writes: a deletion's `position` is sent back as `X-Consistent-After` on the next reads, so the
  *   refreshed list no longer holds the deleted row.
- * - Errors carry the answer's `message`, else 'HTTP error! status: {code}' (spec 001 §8).
+ * - Errors carry the answer's `message`, else 'HTTP error! status: {code}'.
  */
 
 const QUEUE_GAP_MS = 100;

@@ -3,7 +3,7 @@ import { ChatGate } from './components/ChatGate';
 import { adIdParam } from './format';
 
 /**
- * /chat and /chat/{recipientId} (spec 001 §2): the conversation list and the open conversation. With a recipient the
+ * /chat and /chat/{recipientId}: the conversation list and the open conversation. With a recipient the
  * conversation with that user is found or started; `?adId=` says which adoption ad it is about.
  */
 export default function ChatPage() {

@@ -3,7 +3,7 @@ import { ChatGate } from './components/ChatGate';
 import { adIdParam } from './format';
 
 /**
- * /messages (spec 001 §2): the same conversations as /chat, entered with `?recipientId=` (and `?adId=`): the list
+ * /messages: the same conversations as /chat, entered with `?recipientId=` (and `?adId=`): the list
  * titled 'Messages' with 'Search conversations...', and the chat window.
  */
 export default function MessagesPage() {

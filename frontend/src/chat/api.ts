@@ -3,7 +3,7 @@ import { queryOptions, type InfiniteData } from '@tanstack/react-query';
 import { ApiError, api } from '../shared/api';
 import { parseConversation, parseMessage } from './parse';
 
-/** Calls of the chat (spec 001 §7). Every command answer carries `position` (the client sends it back on reads). */
+/** The chat's HTTP calls. Every command answer carries `position` (the client sends it back on reads). */
 
 const enc = encodeURIComponent;
 

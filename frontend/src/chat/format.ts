@@ -6,7 +6,7 @@ import { CHAT_LIMITS, CHAT_MESSAGES, type UserDto } from '@pawhaven/contracts';
 export const userIdOf = (user: Pick<UserDto, 'id' | '_id'> | null | undefined) =>
   user ? user.id || user._id || null : null;
 
-/** Why the signed-in user cannot chat (spec 001 §5), or null when the id is usable. */
+/** Why the signed-in user cannot chat (no id, or one too short), or null when the id is usable. */
 export function userIdProblem(user: Pick<UserDto, 'id' | '_id'> | null | undefined): string | null {
   if (!user) return null;
   const id = userIdOf(user);
@@ -15,7 +15,7 @@ export function userIdProblem(user: Pick<UserDto, 'id' | '_id'> | null | undefin
   return null;
 }
 
-/** A chat message must have text once trimmed, and not too much of it (spec 001 §5). */
+/** A chat message must have text once trimmed, and at most `CHAT_LIMITS.messageMaxLength` characters of it. */
 export function messageTextProblem(text: string): string | null {
   const trimmed = text.trim();
   if (!trimmed) return CHAT_MESSAGES.textRequired;

@@ -46,7 +46,7 @@ const isVisible = () => document.visibilityState === 'visible';
 /** Is the tab visible? Read receipts wait for it. */
 export const usePageVisible = () => useSyncExternalStore(subscribeVisibility, isVisible, () => true);
 
-/** One pane at a time at 1024 px and below (spec 001 §2, §9). */
+/** One pane at a time at 1024 px and below. */
 export const useIsMobile = () =>
   useMediaQuery(`(max-width:${CHAT_LIMITS.mobileBreakpointPx}px)`, { noSsr: true });
 
@@ -102,7 +102,7 @@ export function useConversations(me: string) {
   return useQuery(conversationsQuery(me));
 }
 
-/** GET /api/health; a failure shows 'Cannot connect to chat server' (spec 001 §7). */
+/** GET /api/health; a failure shows 'Cannot connect to chat server'. */
 export function useChatHealth() {
   return useQuery({
     queryKey: chatKeys.health(),
@@ -113,7 +113,7 @@ export function useChatHealth() {
 }
 
 /**
- * The conversation with the recipient of the URL (spec 001 §4): looked up first, started (POST) when there is
+ * The conversation with the recipient of the URL: looked up first, started (POST) when there is
  * none. Opened from an adoption ad (`adId`) it is started or re-pointed at that ad.
  */
 export function useConversationWith(me: string, recipientId: string | null, adId: string | null) {
@@ -152,7 +152,7 @@ export function useMessages(conversationId: string | null) {
 
 // ---------- typing ----------
 
-/** Conversations where the other member typed in the last 3 seconds (spec 001 §4). */
+/** Conversations where the other member typed in the last 3 seconds. */
 export function useTypingIn(me: string) {
   const [typing, setTyping] = useState<Record<string, true>>({});
   const timers = useRef(new Map<string, ReturnType<typeof setTimeout>>());
@@ -239,7 +239,7 @@ class SendRefused extends Error {
 }
 
 /**
- * Optimistic sending (spec 001 §4): a temporary message shows at once, the server's message replaces it on success,
+ * Optimistic sending: a temporary message shows at once, the server's message replaces it on success,
  * it is removed on failure. Through the socket while it is connected (the ack carries the message), else (or when
  * the ack does not come) POST /api/messages with the same client id, so a retry never doubles the message.
  */
@@ -398,7 +398,7 @@ export function useConversationListLive(me: string | null) {
 }
 
 /**
- * The chat page's side of the socket's pushes (spec 001 §4; the list's side is `useConversationListLive`): a message
+ * The chat page's side of the socket's pushes (the list's side is `useConversationListLive`): a message
  * goes into its conversation's cached pages, stops the typing indicator and is receipted as delivered when its
  * conversation is not being looked at; receipts move my ticks. On reconnection, what was missed is fetched.
  */

@@ -6,7 +6,7 @@ import { findConversationQuery } from './api';
 import { userIdOf } from './format';
 
 /**
- * The Message / Chat buttons of profiles and posts (spec 000 §8, 001 §4): check for an existing conversation, then go
+ * The Message / Chat buttons of profiles and posts: check for an existing conversation, then go
  * to /chat/{userId}; a failed check is only logged and still goes there. Visitors go to /signin; nobody chats with
  * themselves. The answer (a conversation, or none yet) is the chat page's too: it does not ask again.
  */

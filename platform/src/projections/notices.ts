@@ -3,10 +3,11 @@ import { listenTo } from '../db/listen';
 import { logger } from '../logger';
 
 /**
- * Change notices: after a projector commits, the realtime gateway learns what changed (ARCHITECTURE §1). A
- * projection pushes small notices (a kind and ids, never whole rows) while it applies an event; they are sent with
- * `pg_notify` inside the projector's transaction, so PostgreSQL delivers them exactly when the read model they
- * describe is committed, and never for a batch that rolled back. Rebuilds replay history and send none.
+ * Change notices: after a projector commits, the realtime gateway learns what changed (see 'Projections' and
+ * 'Realtime' in docs/architecture.md). A projection pushes small notices (a kind and ids, never whole rows) while it
+ * applies an event; they are sent with `pg_notify` inside the projector's transaction, so PostgreSQL delivers them
+ * exactly when the read model they describe is committed, and never for a batch that rolled back. Rebuilds replay
+ * history and send none.
  *
  * A NOTIFY reaches only the connections listening when it is committed, so each one is also kept a few minutes in
  * `change_notices` (same transaction) under an id the NOTIFY carries (`{id}:{json}`): a listener that lost its

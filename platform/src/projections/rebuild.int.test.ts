@@ -18,7 +18,7 @@ import { rebuildProjection, rebuildProjections, type RebuildProgress } from './r
 import { ShadowTables } from './shadow-tables';
 
 /**
- * Blue/green rebuilds (ARCHITECTURE §9) on the real PostgreSQL: the rebuild fills shadow copies and swaps them in
+ * Blue/green rebuilds on the real PostgreSQL: the rebuild fills shadow copies and swaps them in
  * one transaction, so whoever reads the live tables meanwhile sees the whole model, consistent with its
  * checkpoint, and the live projector neither repeats nor loses an event across the swap.
  */

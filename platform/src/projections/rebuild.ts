@@ -50,12 +50,12 @@ export type RebuildOptions = {
 const FOLD_THREAD_FROM = 100_000;
 
 /**
- * Rebuilds a projection blue/green (ARCHITECTURE §9): the whole log is replayed into shadow copies of its tables
- * (temporary tables on a connection of the rebuild's own, see `ShadowTables`) while the live tables keep serving
- * reads and the live projector keeps them current; then ONE transaction locks the live checkpoint row (the live
- * projector's batch waits on it), replays into the shadow whatever the live model has seen beyond it, makes the live
- * tables equal to the shadow (only rows that differ are written) and stores the checkpoint. Readers see the old model
- * or the rebuilt one, never an empty or partial one, and the checkpoint never goes back.
+ * Rebuilds a projection blue/green (see 'Projections' in docs/architecture.md): the whole log is replayed into shadow
+ * copies of its tables (temporary tables on a connection of the rebuild's own, see `ShadowTables`) while the live
+ * tables keep serving reads and the live projector keeps them current; then ONE transaction locks the live checkpoint
+ * row (the live projector's batch waits on it), replays into the shadow whatever the live model has seen beyond it,
+ * makes the live tables equal to the shadow (only rows that differ are written) and stores the checkpoint. Readers
+ * see the old model or the rebuilt one, never an empty or partial one, and the checkpoint never goes back.
  *
  * A projection with a `fold` is replayed in memory and, usually, compared with the live tables and written in place
  * (`write-in-place.ts`: the same one transaction, only differing rows written, no shadow copies); one without replays

@@ -11,7 +11,7 @@ import type { FoldedRow, Projection } from './projection';
 export const LOAD_CHUNK = 20_000;
 
 /**
- * Shadow copies of a projection's tables, for a blue/green rebuild (ARCHITECTURE §9).
+ * Shadow copies of a projection's tables, for a blue/green rebuild (see 'Projections' in docs/architecture.md).
  *
  * The copies are TEMPORARY tables of the same names, created `LIKE` the live ones on one dedicated connection.
  * PostgreSQL resolves an unqualified name to the session's temporary table first, so the projection's own

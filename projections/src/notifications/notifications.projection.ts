@@ -154,8 +154,8 @@ async function dropBroadcasts(
 }
 
 /**
- * `notifications`: what happened to each user, built from the log alone (ARCHITECTURE §9), never written by a
- * command handler:
+ * `notifications`: what happened to each user, built from the log alone (a projection, so it can be rebuilt), never
+ * written by a command handler:
  * - post_like and post_comment to a post's author, and post_comment to the author of a comment answered; an unlike
  *   takes the like's notification back; deleting a post or a comment takes away the notifications about it;
  * - new_post_vet_notification to every other (verified) veterinarian known when a veterinarian posts;

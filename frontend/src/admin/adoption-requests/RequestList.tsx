@@ -33,7 +33,7 @@ const filters = [
 ];
 
 /**
- * Adoption requests (spec 001 §2): Requester, Pet Details, Contact Info, Message (truncated), Pet History Image,
+ * Adoption requests, one column each: Requester, Pet Details, Contact Info, Message (truncated), Pet History Image,
  * Status badge, Date, Delete, plus the ad's History.
  */
 function RequestsTable({ userId, title }: { userId?: string; title: string }) {

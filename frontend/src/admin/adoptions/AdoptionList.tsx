@@ -32,7 +32,7 @@ const filters = [
 ];
 
 /**
- * Adoptions (spec 001 §2): Pet, Type, Age, Description, Status, Image, User, Created, Actions; sorted, filtered
+ * Adoptions, one column each: Pet, Type, Age, Description, Status, Image, User, Created, Actions; sorted, filtered
  * and paged by the server. The per-user variant omits User.
  */
 function AdoptionsTable({ userId }: { userId?: string }) {

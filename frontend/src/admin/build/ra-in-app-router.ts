@@ -1,7 +1,7 @@
 import type { Plugin } from 'vite';
 
 /**
- * A build step for the dashboard's sake that keeps the community pages light (ARCHITECTURE §8).
+ * A build step for the dashboard's sake that keeps react-admin's unused router code out of the community pages' bundle.
  *
  * react-admin's router adapter (ra-core `reactRouterProvider`) can create its own hash router when it is not
  * rendered inside one. Ours always is (the app's BrowserRouter, route /admin-dashboard/*), so that branch never

@@ -13,7 +13,7 @@ const [sortField, sortOrder] = ADMIN_DEFAULT_SORT.comments;
 type Scope = { userId?: string; postId?: string };
 
 /**
- * Post comments (spec 001 §2): Content, User, Post (caption and thumbnail), Created, Delete. Used whole, per user,
+ * Post comments, one column each: Content, User, Post (caption and thumbnail), Created, Delete. Used whole, per user,
  * per post, and inline under a user's post.
  */
 export function CommentsTable({ userId, postId, inline = false }: Scope & { inline?: boolean }) {

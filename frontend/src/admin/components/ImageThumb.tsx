@@ -9,7 +9,7 @@ import Typography from '@mui/material/Typography';
 import { ADMIN_MESSAGES } from '@pawhaven/contracts';
 
 /**
- * A list's image cell (spec 001 §2): a thumbnail that opens a large view with a Close button, or 'No image'.
+ * A list's image cell: a thumbnail that opens a large view with a Close button, or 'No image'.
  */
 export function ImageThumb({
   src,

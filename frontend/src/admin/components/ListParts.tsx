@@ -25,7 +25,7 @@ export function PageHeading({ children, actions }: { children: ReactNode; action
   );
 }
 
-/** The error text of a list, in red (spec 001 §8): the server's message, else the list's fallback. */
+/** The error text of a list, in red: the server's message, else the list's fallback. */
 export function ListError({ fallback }: { fallback: string }) {
   const { error } = useListContext();
   const text = error instanceof HttpError && error.message ? error.message : fallback;

@@ -9,7 +9,7 @@ const BACKGROUNDS: Record<string, string> = {
   grey: '#E0E0E0',
 };
 
-/** A request's status badge: pending yellow, accepted green, rejected red, other grey (spec 001 §4). */
+/** A request's status badge: pending yellow, accepted green, rejected red, other grey. */
 export function RequestStatusBadge({ status }: { status: string }) {
   const colour = requestStatusColour(status);
   return (

@@ -3,7 +3,7 @@ import { HttpError, useNotify, useRefresh } from 'react-admin';
 import { ADMIN_MESSAGES } from '@pawhaven/contracts';
 import { adminFetch } from '../httpClient';
 
-/** The five deletions of the spec (001 §5, §7, §8): path, browser confirmation, failure alert. */
+/** The admin's five deletions (user, ad, request, post, comment): path, browser confirmation, failure alert. */
 const ADMIN_DELETIONS = {
   user: {
     path: (id: string) => `/user/${encodeURIComponent(id)}`,

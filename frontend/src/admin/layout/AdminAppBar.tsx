@@ -11,7 +11,7 @@ import { ADMIN_MESSAGES } from '@pawhaven/contracts';
 import { useSignOut } from '../../accounts/useSignOut';
 
 /**
- * The header (spec 001 §2): 'Admin Dashboard', the admin's username or e-mail and a Sign Out button that calls
+ * The header: 'Admin Dashboard', the admin's username or e-mail and a Sign Out button that calls
  * the server, clears the session and goes to /signin (the app's own sign-out). On a phone Sign Out is an icon
  * (same accessible name) and the refresh indicator is left out, so the name still fits.
  */

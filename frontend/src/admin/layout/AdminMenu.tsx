@@ -5,8 +5,8 @@ import ReplayIcon from '@mui/icons-material/Replay';
 import { Menu, useBasename } from 'react-admin';
 
 /**
- * The sidebar: the spec's links in its order (001 §2), then the event browser and the projections screen that
- * the event-sourced product adds (issue 10).
+ * The sidebar: Dashboard, Manage Users, Show Adoptions, Show Adoption Requests, Show Posts, Show Post Comments, in
+ * that order, then the event browser and the projections screen that the event-sourced product adds (issue 10).
  */
 export function AdminMenu() {
   const basename = useBasename();

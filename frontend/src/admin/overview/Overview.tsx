@@ -62,7 +62,7 @@ function Figure({ label, value, parts }: { label: string; value: number; parts?:
 const SIGN_UP_TICKS = { narrow: 4, wide: 6 };
 
 /**
- * The overview (spec 001 §2): the 'User Distribution' bar chart of veterinarians versus regular users, and the
+ * The overview: the 'User Distribution' bar chart of veterinarians versus regular users, and the
  * live figures of issue 10 (ads and requests by status, posts, comments, messages, sign-ups per week).
  */
 export function Overview() {

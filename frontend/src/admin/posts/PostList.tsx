@@ -30,14 +30,14 @@ function CommentsCell({ post }: { post: AdminPostRow }) {
   );
 }
 
-/** A user's post, expanded: its comments inline, each with Delete (spec 001 §2). */
+/** A user's post, expanded: its comments inline, each with Delete. */
 function InlineComments() {
   const record = useRecordContext<AdminPostRow>();
   return record ? <CommentsTable postId={record.id} inline /> : null;
 }
 
 /**
- * Posts (spec 001 §2): Image, Caption, User, Created, Comments (count + Show), Delete. The per-user page expands
+ * Posts, one column each: Image, Caption, User, Created, Comments (count + Show), Delete. The per-user page expands
  * an inline comment list instead of linking away.
  */
 function PostsTable({ userId }: { userId?: string }) {

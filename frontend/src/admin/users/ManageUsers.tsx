@@ -28,7 +28,7 @@ const SEARCH_DEBOUNCE_MS = 300;
 type Tab = 'veterinarians' | 'regularUsers';
 type CountKey = 'posts' | 'comments' | 'adoptions' | 'requests';
 
-/** Per-user routes of the Show buttons (spec 001 §2 sub-routes). */
+/** The Show buttons' per-user routes ({resource}/user/{userId}). */
 const SHOW_ROUTE: Record<CountKey, string> = {
   posts: 'posts',
   comments: 'comments',
@@ -82,8 +82,8 @@ function useTabTotal(isVeterinarian: boolean, q: string) {
 }
 
 /**
- * Manage Users (spec 001 §2): 'Veterinarians (n)' and 'Regular Users (n)', the search over name or e-mail,
- * counts with Show buttons to the per-user lists, Delete with the spec's confirmation. Paged and searched by the
+ * Manage Users: 'Veterinarians (n)' and 'Regular Users (n)', the search over name or e-mail,
+ * counts with Show buttons to the per-user lists, Delete with a browser confirmation. Paged and searched by the
  * server, so it holds any number of users.
  */
 export function ManageUsers() {

@@ -2,5 +2,5 @@ import PeopleIcon from '@mui/icons-material/People';
 
 export { ManageUsers } from './ManageUsers';
 
-/** Users: no list route of its own (Manage Users lives at /manage-users, spec 001 §2), only the resource. */
+/** Users: no list route of its own (Manage Users lives at /manage-users), only the resource. */
 export default { icon: PeopleIcon, recordRepresentation: 'username' };

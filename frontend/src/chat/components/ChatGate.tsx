@@ -9,7 +9,7 @@ import { useChatToast } from './ChatToast';
 import { ChatWorkspace, Frame, type ChatWorkspaceProps } from './ChatWorkspace';
 
 /**
- * Chat needs a signed-in user with a usable id (spec 001 §2, §5, §6): visitors get 'You need to sign in to access
+ * Chat needs a signed-in user with a usable id: visitors get 'You need to sign in to access
  * chat'; a stored user without an id, or with one that is too short, gets a toast and nothing loads. An uncaught
  * error inside shows the error state with its message.
  */

@@ -187,7 +187,7 @@ const TICK_LABEL: Record<Exclude<Tick, null>, string> = {
   read: 'Read',
 };
 
-/** Sent: one tick; delivered: two faint ticks; read: two ticks (spec 001 §2). */
+/** Sent: one tick; delivered: two faint ticks; read: two ticks. */
 export function MessageTicks({ tick }: { tick: Tick }) {
   if (!tick) return null;
   const Icon = tick === 'sending' ? ScheduleIcon : tick === 'sent' ? DoneIcon : DoneAllIcon;

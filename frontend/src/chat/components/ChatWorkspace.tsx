@@ -33,14 +33,14 @@ export type ChatWorkspaceProps = {
   recipientId: string | null;
   /** The adoption ad the chat was opened from (`?adId=`). */
   adId: string | null;
-  /** Where selecting a conversation goes while a recipient is in the URL (spec 001 §2). */
+  /** Where selecting a conversation goes while a recipient is in the URL (/chat or /messages, as entered). */
   basePath: '/chat' | '/messages';
 };
 
 type NavState = { conversationId?: string } | null;
 
 /**
- * The two panes of the chat (spec 001 §2, §4): the conversation list and the open conversation; at 1024 px and
+ * The two panes of the chat: the conversation list and the open conversation; at 1024 px and
  * below only one shows at a time, with a back action. Loading, error and empty states, the recipient from the URL
  * (found, else started), optimistic sending, the socket's pushes, typing, presence and receipts.
  */
@@ -150,7 +150,7 @@ export function ChatWorkspace({ me, recipientId, adId, basePath }: ChatWorkspace
   };
 
   // ---------- states ----------
-  // The list loads for at most 10 s; a lost answer ends with an empty list (spec 001 §4).
+  // The list loads for at most 10 s; a lost answer ends with an empty list.
   if (conversations.isPending && conversations.fetchStatus === 'fetching')
     return (
       <Frame>

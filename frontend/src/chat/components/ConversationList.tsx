@@ -13,7 +13,7 @@ import { visuallyHidden } from '../../shared/ui/visually-hidden';
 import { UnreadPill } from './UnreadPill';
 
 /**
- * The conversation list pane (spec 001 §2): 'Messages', the search box 'Search conversations...', and one entry per
+ * The conversation list pane: 'Messages', the search box 'Search conversations...', and one entry per
  * conversation (newest first) with the other member, the time, the preview (35 characters) and the unread badge.
  */
 export function ConversationList({

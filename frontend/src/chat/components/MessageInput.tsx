@@ -7,7 +7,7 @@ import { CHAT_LIMITS, CHAT_MESSAGES } from '@pawhaven/contracts';
 import { messageTextProblem } from '../format';
 
 /**
- * The message box (spec 001 §2): Enter sends, Shift+Enter starts a new line, it grows with its text up to 150 px
+ * The message box: Enter sends, Shift+Enter starts a new line, it grows with its text up to 150 px
  * and scrolls beyond. The text goes at once (the message shows optimistically); when sending fails it comes back
  * into an empty box.
  */
