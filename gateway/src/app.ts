@@ -104,7 +104,14 @@ export async function startApp(opts: StartOptions): Promise<RunningApp> {
   const secret = await resolveJwtSecret(db.knex, config.JWT_SECRET);
   const tokens = new TokenService(secret, config.ACCESS_TOKEN_TTL_SECONDS);
   const codes = new CodeHasher(`${secret}:codes`);
-  const adminCredentials = await ensureAdmin(store, config, pseudonyms);
+  // Every event committed before this start, whatever transactions other databases of the server hold open.
+  const { rows: last } = await db.pool.query<{ transaction_id: string; position: string }>(
+    'SELECT transaction_id, position FROM events ORDER BY transaction_id DESC, position DESC LIMIT 1',
+  );
+  const logEnd = last[0]
+    ? { transactionId: BigInt(last[0].transaction_id), position: BigInt(last[0].position) }
+    : undefined;
+  const adminCredentials = await ensureAdmin(store, config, pseudonyms, logEnd);
   // Directory, FAQ and team content: the seed files, appended once (every deployment, not only the demo).
   await seedPublicContent(store, db.knex);
   const demoUsers =

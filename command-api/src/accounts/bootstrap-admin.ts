@@ -6,6 +6,7 @@ import {
   loadState,
   type Config,
   type EventStore,
+  type LogPosition,
   type Pseudonyms,
 } from '@pawhaven/platform';
 import {
@@ -32,8 +33,10 @@ export async function ensureAdmin(
   store: EventStore,
   config: Config,
   pseudonyms: Pseudonyms,
+  /** The last event committed before start (see migrateLegacyUsernameClaims); without it, the visible head. */
+  logEnd?: LogPosition,
 ): Promise<{ email: string; password: string } | null> {
-  await migrateLegacyUsernameClaims(store);
+  await migrateLegacyUsernameClaims(store, new Date(), logEnd);
   const email = config.ADMIN_EMAIL.toLowerCase();
   const userId = await claimEmail(store, email, randomUUID());
   if ((await loadState(store, userStream(userId), userDecider)).state.status !== 'unregistered') return null;

@@ -13,6 +13,7 @@ import {
   loadState,
   logger,
   START,
+  type LogPosition,
   unauthorized,
   type EventStore,
 } from '@pawhaven/platform';
@@ -350,10 +351,13 @@ export const USERNAME_MIGRATION_STREAM = 'migration-username-keys-v1';
 export async function migrateLegacyUsernameClaims(
   store: EventStore,
   now = new Date(),
+  logEnd?: LogPosition,
 ): Promise<{ migrated: number; clashes: string[] } | null> {
   for await (const _ of store.readStream(USERNAME_MIGRATION_STREAM, { maxCount: 1 })) return null;
   const owners = new Set<string>();
-  for await (const e of store.readAll(START))
+  // Up to the last committed event, not to the visibility horizon: a transaction open anywhere on the server (even
+  // in another database) holds the horizon back, and a claim it hid would never be migrated (the marker is final).
+  for await (const e of store.readAll(START, logEnd ? { upTo: logEnd } : {}))
     if (e.type === 'UsernameClaimed' && e.streamId.startsWith('username-'))
       owners.add((e.data as LegacyUsernameClaimEvent['data']).userId);
   const clashes: string[] = [];

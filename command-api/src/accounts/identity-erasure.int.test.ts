@@ -165,6 +165,13 @@ describe('after an admin deletes a user, the log holds no readable username, e-m
 describe('a log written before claims were pseudonymised', () => {
   it('is migrated once at start, by several processes at once: claims renamed, names and hashes sealed, owners found', async () => {
     const db = await createTestDatabase({ max: 10 });
+    // A transaction opened in another database of the same server before the old log is written, and left open while
+    // the apps start, holds the log's visibility horizon below that log: the migration must still find every old
+    // claim (it used to miss them, and its marker made that final).
+    const elsewhere = await createTestDatabase({ max: 1 });
+    const open = await elsewhere.pool.connect();
+    await open.query('BEGIN');
+    await open.query('SELECT pg_current_xact_id()');
     const apps: TestApp[] = [];
     try {
       const raw = new PostgresEventStore(db.pool);
@@ -291,7 +298,13 @@ describe('a log written before claims were pseudonymised', () => {
       ];
       expect((await Promise.all(needles.map(eventsIn(db)))).flat().length).toBeGreaterThan(0);
 
-      apps.push(...(await Promise.all([startTestApp({ db }), startTestApp({ db })])));
+      try {
+        apps.push(...(await Promise.all([startTestApp({ db }), startTestApp({ db })])));
+      } finally {
+        await open.query('ROLLBACK').catch(() => {});
+        open.release();
+        await elsewhere.drop();
+      }
       const [app] = apps;
       // One of them created the admin; the other one must not print a password that was never recorded.
       const credentials = apps.map((a) => a.adminCredentials).filter((c) => c !== null);
