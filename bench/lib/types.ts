@@ -18,3 +18,13 @@ export type BenchSection = {
   columns: { key: string; header: string; format?: (v: BenchValue) => string }[];
   run(ctx: BenchContext): Promise<BenchRow[]>;
 };
+
+/** The columns of a latency section (rows of `measure` at a rate, with percentiles), then how failures are named. */
+export const latencyColumns = (failures: 'failed' | 'lost'): BenchSection['columns'] => [
+  { key: 'measure', header: 'measure' },
+  { key: 'ratePerSecond', header: 'rate/s' },
+  { key: 'samples', header: 'samples' },
+  { key: 'p50Ms', header: 'p50 ms' },
+  { key: 'p99Ms', header: 'p99 ms' },
+  { key: failures, header: failures },
+];

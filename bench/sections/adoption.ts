@@ -13,7 +13,7 @@ import { listAdoptionAds } from '@pawhaven/query-api';
 import { commandToVisible, measureConcurrent, round } from '../lib/measure';
 import { httpGet } from '../lib/http-get';
 import { startBenchSession } from '../lib/session';
-import type { BenchContext, BenchRow, BenchSection } from '../lib/types';
+import { latencyColumns, type BenchContext, type BenchRow, type BenchSection } from '../lib/types';
 
 const PET_TYPES = ['Dog', 'Cat', 'Bird', 'Rabbit', 'Hamster', 'Other'] as const;
 const CITIES = ['Lahore', 'Karachi', 'Islamabad', 'Peshawar', 'Multan', 'Quetta'];
@@ -104,14 +104,7 @@ export async function benchApp(ctx: BenchContext) {
 export const adoptionRequestLatency: BenchSection = {
   name: 'adoption-latency',
   title: 'RequestAdoption at a steady rate: command round trip vs command → visible in the read models',
-  columns: [
-    { key: 'measure', header: 'measure' },
-    { key: 'ratePerSecond', header: 'rate/s' },
-    { key: 'samples', header: 'samples' },
-    { key: 'p50Ms', header: 'p50 ms' },
-    { key: 'p99Ms', header: 'p99 ms' },
-    { key: 'failed', header: 'failed' },
-  ],
+  columns: latencyColumns('failed'),
   async run(ctx) {
     const bench = await benchApp(ctx);
     try {

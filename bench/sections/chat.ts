@@ -14,7 +14,7 @@ import { conversationIdFor } from '@pawhaven/command-api';
 import { PostgresEventStore, type NewEvent } from '@pawhaven/platform';
 import { measureInterleaved, round } from '../lib/measure';
 import { httpGet } from '../lib/http-get';
-import type { BenchContext, BenchRow, BenchSection } from '../lib/types';
+import { latencyColumns, type BenchContext, type BenchRow, type BenchSection } from '../lib/types';
 import { benchApp } from './adoption';
 
 const CLIENTS = 1000;
@@ -138,14 +138,7 @@ async function steady(rate: number, total: number, send: (i: number) => Promise<
 export const chatDeliveryLatency: BenchSection = {
   name: 'chat-delivery',
   title: `Chat: sendMessage on one socket → getMessage on the other member's, ${CLIENTS.toLocaleString()} clients connected, ${ACTIVE_CONVERSATIONS} active conversations, ${RATE} messages/s (interleaved with a plain socket.io echo)`,
-  columns: [
-    { key: 'measure', header: 'measure' },
-    { key: 'ratePerSecond', header: 'rate/s' },
-    { key: 'samples', header: 'samples' },
-    { key: 'p50Ms', header: 'p50 ms' },
-    { key: 'p99Ms', header: 'p99 ms' },
-    { key: 'lost', header: 'lost' },
-  ],
+  columns: latencyColumns('lost'),
   async run(ctx: BenchContext) {
     const bench = await benchApp(ctx);
     // The baseline: a bare socket.io server answering every emit at once.

@@ -11,7 +11,7 @@ import { PostgresEventStore, type NewEvent } from '@pawhaven/platform';
 import { listPosts } from '@pawhaven/query-api';
 import { commandToVisible, measureInterleaved, round, type Measurement } from '../lib/measure';
 import { httpGet } from '../lib/http-get';
-import type { BenchContext, BenchRow, BenchSection } from '../lib/types';
+import { latencyColumns, type BenchContext, type BenchRow, type BenchSection } from '../lib/types';
 import { benchApp } from './adoption';
 
 const POSTS = 10_000;
@@ -250,14 +250,7 @@ export const communityFeedThroughput: BenchSection = {
 export const communityLikeLatency: BenchSection = {
   name: 'community-like-latency',
   title: 'LikePost at a steady rate: command round trip vs command → visible in the read models',
-  columns: [
-    { key: 'measure', header: 'measure' },
-    { key: 'ratePerSecond', header: 'rate/s' },
-    { key: 'samples', header: 'samples' },
-    { key: 'p50Ms', header: 'p50 ms' },
-    { key: 'p99Ms', header: 'p99 ms' },
-    { key: 'failed', header: 'failed' },
-  ],
+  columns: latencyColumns('failed'),
   async run(ctx) {
     const bench = await benchApp(ctx);
     const store = new PostgresEventStore(bench.db.pool);

@@ -68,9 +68,7 @@ describe('crypto-shredding: a replay after forgetting a person finds no trace of
       await store.close();
       return;
     }
-    const admin = await t.api.post('/api/auth/signin', t.adminCredentials!);
-    expect(admin.status, admin.text).toBe(200);
-    const res = await t.api.del(`/api/admin/user/${userId}`, admin.body.token);
+    const res = await t.api.del(`/api/admin/user/${userId}`, (await t.signInAdmin()).token);
     expect(res.status, res.text).toBe(200);
     const destroyed = async () =>
       (await db.pool.query(`SELECT 1 FROM personal_data_keys WHERE user_id = $1 AND key IS NULL`, [userId]))

@@ -50,12 +50,21 @@ export type RegisteredUser = {
 
 export type TestApi = ReturnType<typeof createApi>;
 
+/** `N` users: a tuple when `N` is a literal (so `[a, b] = …` is typed), an array otherwise. */
+type Users<N extends number, R extends RegisteredUser[] = []> = number extends N
+  ? RegisteredUser[]
+  : R['length'] extends N
+    ? R
+    : Users<N, [RegisteredUser, ...R]>;
+
 export type TestApp = {
   url: string;
   db: TestDatabase;
   app: RunningApp;
   api: TestApi;
   adminCredentials: RunningApp['adminCredentials'];
+  /** Signs the administrator the app created in; fails the test setup when that is refused. */
+  signInAdmin(): Promise<{ token: string; id: string }>;
   stop(): Promise<void>;
 };
 
@@ -111,6 +120,12 @@ export async function startTestApp(opts: StartTestAppOptions = {}): Promise<Test
     app,
     api,
     adminCredentials: app.adminCredentials,
+    async signInAdmin() {
+      if (!app.adminCredentials) throw new Error('the app created no administrator');
+      const signin = await api.post('/api/auth/signin', app.adminCredentials);
+      if (signin.status !== 200) throw new Error(`admin signin answered ${signin.status}: ${signin.text}`);
+      return { token: signin.body.token as string, id: signin.body.user._id as string };
+    },
     async stop() {
       await app.stop();
       if (ownsDb) await db.drop();
@@ -239,6 +254,16 @@ export function createApi(baseUrl: string) {
         username,
         position: signin.body.position,
       };
+    },
+
+    /** `count` users registered, verified and signed in at once, all with `input` (no username or e-mail). */
+    registerVerifiedUsers<N extends number>(
+      count: N,
+      input: { isVeterinarian?: boolean; rememberMe?: boolean } = {},
+    ): Promise<Users<N>> {
+      return Promise.all(Array.from({ length: count }, () => api.registerVerifiedUser(input))) as Promise<
+        Users<N>
+      >;
     },
   };
   return api;

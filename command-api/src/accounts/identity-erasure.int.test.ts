@@ -39,9 +39,7 @@ const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').diges
 const eventsHolding = (needle: string) => eventsIn(t.db)(needle);
 
 async function adminToken(): Promise<string> {
-  const res = await t.api.post('/api/auth/signin', t.adminCredentials!);
-  expect(res.status, res.text).toBe(200);
-  return res.body.token as string;
+  return (await t.signInAdmin()).token;
 }
 
 /** The admin deletes the user, and the shredder destroys their key (it follows the log). */

@@ -31,10 +31,7 @@ beforeAll(async () => {
   api = t.api;
   image = await testImage(40, 30);
   member = await api.registerVerifiedUser();
-  const admin = await api.post('/api/auth/signin', t.adminCredentials!);
-  expect(admin.status).toBe(200);
-  adminToken = admin.body.token;
-  adminId = admin.body.user._id;
+  ({ token: adminToken, id: adminId } = await t.signInAdmin());
   const ad = await api.upload(
     '/api/adoptions',
     { field: 'image', bytes: image, filename: 'cat.png', type: 'image/png' },

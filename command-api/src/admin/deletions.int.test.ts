@@ -26,10 +26,8 @@ beforeAll(async () => {
   t = await startTestApp();
   api = t.api;
   image = await testImage(40, 30);
-  [owner, other] = await Promise.all([api.registerVerifiedUser(), api.registerVerifiedUser()]);
-  const signin = await api.post('/api/auth/signin', t.adminCredentials!);
-  expect(signin.status).toBe(200);
-  admin = { token: signin.body.token, id: signin.body.user._id };
+  [owner, other] = await api.registerVerifiedUsers(2);
+  admin = await t.signInAdmin();
 });
 afterAll(async () => {
   await t?.stop();

@@ -91,7 +91,7 @@ beforeAll(async () => {
     api.registerVerifiedUser({ isVeterinarian: true }),
     api.registerVerifiedUser(),
   ]);
-  adminToken = ok(await api.post('/api/auth/signin', t.adminCredentials!)).token;
+  adminToken = (await t.signInAdmin()).token;
   const V = victim.token;
   const B = bob.token;
   const C = cara.token;

@@ -19,14 +19,8 @@ export type AdoptionCommand =
   | { type: 'DeleteAd'; data: { actorId: string; isAdmin: boolean; now: Date } }
   | {
       type: 'RequestAdoption';
-      data: {
-        requestId: string;
-        requesterId: string;
-        name: string;
-        email: string;
-        phone: string;
-        message: string;
-        petHistoryImage: string | null;
+      /** What the request records (the event's data but its time), and now. */
+      data: Omit<Extract<AdoptionEvent, { type: 'AdoptionRequested' }>['data'], 'requestedAt'> & {
         now: Date;
       };
     }

@@ -28,14 +28,8 @@ let adminToken: string;
 beforeAll(async () => {
   t = await startTestApp();
   api = t.api;
-  [owner, bob, carol] = await Promise.all([
-    api.registerVerifiedUser(),
-    api.registerVerifiedUser(),
-    api.registerVerifiedUser(),
-  ]);
-  const admin = await api.post('/api/auth/signin', t.adminCredentials!);
-  expect(admin.status).toBe(200);
-  adminToken = admin.body.token;
+  [owner, bob, carol] = await api.registerVerifiedUsers(3);
+  adminToken = (await t.signInAdmin()).token;
 });
 afterAll(async () => {
   await t?.stop();
@@ -918,7 +912,7 @@ describe('GET /api/adoptions (listing)', () => {
   let last = '';
 
   beforeAll(async () => {
-    [lister, other] = await Promise.all([api.registerVerifiedUser(), api.registerVerifiedUser()]);
+    [lister, other] = await api.registerVerifiedUsers(2);
     const ads: [RegisteredUser, Record<string, string>][] = [
       [lister, { name: 'Rex', petType: 'Dog', breed: 'German Shepherd' }],
       [lister, { name: 'Billi', petType: 'Cat', breed: 'Persian' }],
@@ -1041,7 +1035,7 @@ describe('GET /api/adoptions (listing)', () => {
 describe('GET /api/adoptions (order: available pets first)', () => {
   it('lists available ads before adopted ones, newest first within each, across pages', async () => {
     const city = uniqueName('Sialkot');
-    const [poster, adopter] = await Promise.all([api.registerVerifiedUser(), api.registerVerifiedUser()]);
+    const [poster, adopter] = await api.registerVerifiedUsers(2);
     const ids: Record<string, string> = {};
     // Oldest first: A1 … A6; then A2, A4 and A6 (the newest) find homes.
     for (const name of ['A1', 'A2', 'A3', 'A4', 'A5', 'A6'])

@@ -22,18 +22,13 @@ beforeAll(async () => {
   t = await startTestApp();
   api = t.api;
   image = await testImage(40, 30);
-  const [owner, requester, other] = await Promise.all([
-    api.registerVerifiedUser(),
-    api.registerVerifiedUser(),
-    api.registerVerifiedUser(),
-  ]);
-  const admin = await api.post('/api/auth/signin', t.adminCredentials!);
-  expect(admin.status).toBe(200);
+  const [owner, requester, other] = await api.registerVerifiedUsers(3);
+  const admin = await t.signInAdmin();
   Object.assign(tokens, {
     owner: owner.token,
     requester: requester.token,
     other: other.token,
-    admin: admin.body.token,
+    admin: admin.token,
   });
   ownerId = owner.user._id;
 });

@@ -29,12 +29,10 @@ beforeAll(async () => {
   t = await startTestApp();
   api = t.api;
   image = await testImage(40, 30);
-  const users = await Promise.all(Array.from({ length: APPLICANTS + 1 }, () => api.registerVerifiedUser()));
+  const users = await api.registerVerifiedUsers(APPLICANTS + 1);
   owner = users[0]!;
   applicants = users.slice(1);
-  const admin = await api.post('/api/auth/signin', t.adminCredentials!);
-  expect(admin.status).toBe(200);
-  adminToken = admin.body.token;
+  adminToken = (await t.signInAdmin()).token;
 });
 afterAll(async () => {
   await t?.stop();

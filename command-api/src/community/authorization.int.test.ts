@@ -20,10 +20,9 @@ beforeAll(async () => {
   t = await startTestApp();
   api = t.api;
   image = await testImage(40, 30);
-  const [author, other] = await Promise.all([api.registerVerifiedUser(), api.registerVerifiedUser()]);
-  const admin = await api.post('/api/auth/signin', t.adminCredentials!);
-  expect(admin.status).toBe(200);
-  Object.assign(tokens, { author: author.token, other: other.token, admin: admin.body.token });
+  const [author, other] = await api.registerVerifiedUsers(2);
+  const admin = await t.signInAdmin();
+  Object.assign(tokens, { author: author.token, other: other.token, admin: admin.token });
 });
 afterAll(async () => {
   await t?.stop();

@@ -33,9 +33,7 @@ beforeAll(async () => {
     api.registerVerifiedUser(),
     api.registerVerifiedUser(),
   ]);
-  const admin = await api.post('/api/auth/signin', t.adminCredentials!);
-  expect(admin.status).toBe(200);
-  adminToken = admin.body.token;
+  adminToken = (await t.signInAdmin()).token;
 });
 afterAll(async () => {
   await t?.stop();

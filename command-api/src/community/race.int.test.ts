@@ -28,7 +28,7 @@ beforeAll(async () => {
   t = await startTestApp();
   api = t.api;
   image = await testImage(40, 30);
-  const users = await Promise.all(Array.from({ length: CONCURRENT + 1 }, () => api.registerVerifiedUser()));
+  const users = await api.registerVerifiedUsers(CONCURRENT + 1);
   author = users[0]!;
   likers = users.slice(1);
 });

@@ -126,7 +126,7 @@ describe('the limits of the write side', () => {
     api.post(`/api/adoptions/${adId}/request`, requestFields(u), u.token);
 
   it('change-password: the 3rd attempt of a user gets 429, even with the right password; other users are not affected', async () => {
-    const [user, other] = await Promise.all([api.registerVerifiedUser(), api.registerVerifiedUser()]);
+    const [user, other] = await api.registerVerifiedUsers(2);
     const change = (u: RegisteredUser, currentPassword: string) =>
       api.post('/api/auth/change-password', { currentPassword, newPassword: 'N3w!Password#1' }, u.token);
     expect((await change(user, 'Wr0ng!Guess1')).status).not.toBe(429);
@@ -137,7 +137,7 @@ describe('the limits of the write side', () => {
   });
 
   it('new ads: the 3rd ad of a user gets 429', async () => {
-    const [user, other] = await Promise.all([api.registerVerifiedUser(), api.registerVerifiedUser()]);
+    const [user, other] = await api.registerVerifiedUsers(2);
     expectStatus(await createAd(user), 201);
     expectStatus(await createAd(user), 201);
     await refused(t, () => createAd(user));
@@ -145,11 +145,7 @@ describe('the limits of the write side', () => {
   });
 
   it('adoption requests: the 3rd request of a user gets 429', async () => {
-    const [owner, other, requester] = await Promise.all([
-      api.registerVerifiedUser(),
-      api.registerVerifiedUser(),
-      api.registerVerifiedUser(),
-    ]);
+    const [owner, other, requester] = await api.registerVerifiedUsers(3);
     const ads = [
       (await createAd(owner)).body._id,
       (await createAd(owner)).body._id,
@@ -162,7 +158,7 @@ describe('the limits of the write side', () => {
   });
 
   it('uploads: profile, ad and proof images share one budget; the 4th upload gets 429, edits without an image pass', async () => {
-    const [user, owner] = await Promise.all([api.registerVerifiedUser(), api.registerVerifiedUser()]);
+    const [user, owner] = await api.registerVerifiedUsers(2);
     const othersAd = (await createAd(owner)).body._id as string;
     expectStatus(await api.upload('/api/auth/upload-profile-image', imageFile('image'), user.token), 200);
     const mine = await createAd(user);
@@ -244,9 +240,7 @@ describe("administrators' deletions", () => {
         comments.push(c.body._id);
       }
 
-    const signin = await t.api.post('/api/auth/signin', t.adminCredentials!);
-    expectStatus(signin, 200);
-    const admin = signin.body.token as string;
+    const admin = (await t.signInAdmin()).token;
     for (const id of comments) expectStatus(await t.api.del(`/api/admin/comments/${id}`, admin), 200);
     expectStatus(await t.api.del(`/api/admin/posts/${post.body._id}`, admin), 200);
     // The moderation budget (15) is spent; the admin's other writes are untouched.

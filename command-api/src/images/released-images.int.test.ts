@@ -83,8 +83,8 @@ beforeAll(async () => {
   t = await startTestApp({ demoData: true });
   api = t.api;
   image = await testImage(40, 30);
-  [owner, bob] = await Promise.all([api.registerVerifiedUser(), api.registerVerifiedUser()]);
-  adminToken = ok(await api.post('/api/auth/signin', t.adminCredentials!)).token;
+  [owner, bob] = await api.registerVerifiedUsers(2);
+  adminToken = (await t.signInAdmin()).token;
 }, 120_000);
 
 afterAll(async () => {

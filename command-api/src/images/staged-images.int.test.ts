@@ -28,11 +28,7 @@ let carol: RegisteredUser;
 beforeAll(async () => {
   t = await startTestApp();
   api = t.api;
-  [owner, bob, carol] = await Promise.all([
-    api.registerVerifiedUser(),
-    api.registerVerifiedUser(),
-    api.registerVerifiedUser(),
-  ]);
+  [owner, bob, carol] = await api.registerVerifiedUsers(3);
   await t.db.pool.query(`
     CREATE TABLE test_append_faults (stream_id text PRIMARY KEY, fault text NOT NULL);
     CREATE FUNCTION test_append_fault() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -288,7 +284,7 @@ describe('POST /api/adoptions/{id}/request with a proof image', () => {
 
   it('while the owner deletes the ad, only the requests that got in keep their image (the ad loses its own)', async () => {
     const adId = await newAd();
-    const users = await Promise.all(Array.from({ length: 4 }, () => api.registerVerifiedUser()));
+    const users = await api.registerVerifiedUsers(4);
     const before = await imageCounts();
     const [results] = await Promise.all([
       Promise.all(users.map((u) => requestWithProof(u, adId))),

@@ -71,7 +71,7 @@ const feed = () => t.api.get('/api/posts', undefined, { [CONSISTENT_AFTER_HEADER
 
 beforeAll(async () => {
   t = await startTestApp();
-  admin = (await t.api.post('/api/auth/signin', t.adminCredentials!)).body.token;
+  admin = (await t.signInAdmin()).token;
   user = await t.api.registerVerifiedUser();
   const bytes = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#888' } })
     .png()
@@ -151,7 +151,9 @@ describe('POST /api/admin/projections/rebuild', () => {
       // Wait until the rebuild has replayed everything and waits for the live checkpoint row (its swap).
       for (;;) {
         const { rows } = await t.db.pool.query(
-          `SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE '%projection_checkpoints%for update%'`,
+          // This database only: other test files' rebuilds run on the same server at the same time.
+          `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'
+             AND query ILIKE '%projection_checkpoints%for update%'`,
         );
         if (rows.length > 0) break;
         await new Promise((r) => setImmediate(r));

@@ -19,6 +19,7 @@ import { PetImage } from '../shared/ui/PetImage';
 import { RequestStatusChip } from './components/StatusChip';
 import { shortDate, userIdOf } from './format';
 import { useWithdrawRequest } from './hooks';
+import { RetryAlert } from '../shared/ui/RetryAlert';
 
 /** 'Server error: {status}' or the server's message or error. */
 function historyError(err: unknown) {
@@ -63,18 +64,7 @@ export function AdoptionHistoryPanel({
   else if (!token) body = <Alert severity="warning">No token found. Please log in again.</Alert>;
   else if (history.isPending) body = <LoadingHistory />;
   else if (history.isError)
-    body = (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" size="small" onClick={() => void history.refetch()}>
-            Try again
-          </Button>
-        }
-      >
-        {historyError(history.error)}
-      </Alert>
-    );
+    body = <RetryAlert onRetry={() => void history.refetch()}>{historyError(history.error)}</RetryAlert>;
   else if (history.data.length === 0)
     body = (
       <Box sx={{ textAlign: 'center', py: { xs: 4, md: 6 } }}>

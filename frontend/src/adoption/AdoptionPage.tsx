@@ -34,6 +34,7 @@ import {
 import { AdoptionAdForm } from './components/AdoptionAdForm';
 import { AdoptionCard } from './components/AdoptionCard';
 import { failureText, userIdOf } from './format';
+import { RetryAlert } from '../shared/ui/RetryAlert';
 
 const FILTERS: { value: PetFilter; label: string }[] = [
   { value: 'all', label: 'All Pets' },
@@ -276,16 +277,9 @@ export default function AdoptionPage() {
               ))}
             </Box>
           ) : list.isError ? (
-            <Alert
-              severity="error"
-              action={
-                <Button color="inherit" size="small" onClick={() => void list.refetch()}>
-                  Try again
-                </Button>
-              }
-            >
+            <RetryAlert onRetry={() => void list.refetch()}>
               {failureText(list.error, 'Failed to fetch adoption posts')}
-            </Alert>
+            </RetryAlert>
           ) : ads.length === 0 ? (
             <Box sx={{ textAlign: 'center', py: 6 }}>
               <PetsIcon aria-hidden sx={{ fontSize: 48, color: 'primary.light' }} />

@@ -26,6 +26,7 @@ import { AdStatusChip } from './components/StatusChip';
 import { ageText, breedText, failureText, locationText, shortDate, userIdOf } from './format';
 import { OwnerAdActions } from './components/OwnerAdActions';
 import { useDecideRequest, useDeleteAd } from './hooks';
+import { RetryAlert } from '../shared/ui/RetryAlert';
 
 type Heading = 'h1' | 'h2';
 
@@ -81,16 +82,9 @@ export function MyAdoptionsPanel({
   else if (ads.isPending) body = <LoadingAds />;
   else if (ads.isError)
     body = (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" size="small" onClick={() => void ads.refetch()}>
-            Try again
-          </Button>
-        }
-      >
+      <RetryAlert onRetry={() => void ads.refetch()}>
         {failureText(ads.error, 'Failed to load adoption posts')}
-      </Alert>
+      </RetryAlert>
     );
   else if (ads.data.length === 0)
     body = (

@@ -24,6 +24,7 @@ import { CommentSection } from './components/CommentSection';
 import { PostStats } from './components/PostStats';
 import { failureText, longDate, postPath, userIdOf } from './format';
 import { useDeletePost, useEditCaption } from './hooks';
+import { RetryAlert } from '../shared/ui/RetryAlert';
 
 /**
  * The signed-in user's shared posts: each with its likes and comment counts, inline caption edit, delete after
@@ -62,18 +63,7 @@ export function MyPostsPanel({
     );
   else if (posts.isPending) body = <Loading />;
   else if (posts.isError)
-    body = (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" size="small" onClick={() => void posts.refetch()}>
-            Try again
-          </Button>
-        }
-      >
-        {COMMUNITY_MESSAGES.feedFailed}
-      </Alert>
-    );
+    body = <RetryAlert onRetry={() => void posts.refetch()}>{COMMUNITY_MESSAGES.feedFailed}</RetryAlert>;
   else if (posts.data.length === 0)
     body = (
       <Box sx={{ textAlign: 'center', py: { xs: 4, md: 6 } }}>

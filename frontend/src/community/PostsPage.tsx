@@ -20,6 +20,7 @@ import { communityApi, communityKeys, FEED_PAGE_SIZE } from './api';
 import { CreatePostForm } from './components/CreatePostForm';
 import { PostCard } from './components/PostCard';
 import { failureText } from './format';
+import { RetryAlert } from '../shared/ui/RetryAlert';
 
 /**
  * The community feed: Create Post (inline form) and My Posts for signed-in users, 'Sign in to Post' for visitors; a
@@ -134,16 +135,7 @@ export default function PostsPage() {
             <CircularProgress aria-label="Loading posts" />
           </Box>
         ) : feed.isError && posts.length === 0 ? (
-          <Alert
-            severity="error"
-            action={
-              <Button color="inherit" size="small" onClick={() => void feed.refetch()}>
-                Try again
-              </Button>
-            }
-          >
-            {COMMUNITY_MESSAGES.feedFailed}
-          </Alert>
+          <RetryAlert onRetry={() => void feed.refetch()}>{COMMUNITY_MESSAGES.feedFailed}</RetryAlert>
         ) : posts.length === 0 ? (
           <Box sx={{ textAlign: 'center', py: { xs: 6, md: 8 } }}>
             <PetsIcon aria-hidden sx={{ fontSize: 52, color: 'primary.light' }} />

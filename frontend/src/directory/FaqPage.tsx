@@ -3,9 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import Accordion from '@mui/material/Accordion';
 import AccordionDetails from '@mui/material/AccordionDetails';
 import AccordionSummary from '@mui/material/AccordionSummary';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Container from '@mui/material/Container';
 import Typography from '@mui/material/Typography';
@@ -14,6 +12,7 @@ import { DIRECTORY_MESSAGES } from '@pawhaven/contracts';
 import { DIRECTORY_STALE_MS, directoryApi, directoryKeys } from './api';
 import { PageHeading } from './components/DirectoryLayout';
 import { toggleOpen } from './faq';
+import { RetryAlert } from '../shared/ui/RetryAlert';
 
 /**
  * The FAQ: the questions from GET /api/faqRoutes; clicking one opens its answer and closes the one open before (one
@@ -41,16 +40,7 @@ export default function FaqPage() {
               <CircularProgress aria-label="Loading questions" />
             </Box>
           ) : faqs.isError ? (
-            <Alert
-              severity="error"
-              action={
-                <Button color="inherit" size="small" onClick={() => void faqs.refetch()}>
-                  Try again
-                </Button>
-              }
-            >
-              {DIRECTORY_MESSAGES.faqError}
-            </Alert>
+            <RetryAlert onRetry={() => void faqs.refetch()}>{DIRECTORY_MESSAGES.faqError}</RetryAlert>
           ) : faqs.data.length === 0 ? (
             <Typography color="text.secondary" sx={{ textAlign: 'center', py: 6 }}>
               {DIRECTORY_MESSAGES.faqEmpty}

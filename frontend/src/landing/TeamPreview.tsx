@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link as RouterLink } from 'react-router-dom';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Container from '@mui/material/Container';
@@ -10,6 +9,7 @@ import { TEAM_STALE_MS, teamApi, teamKeys } from '../team/api';
 import { landingTeam } from '../team/members';
 import { TeamGrid } from '../team/TeamGrid';
 import { SectionHeading } from './SectionHeading';
+import { RetryAlert } from '../shared/ui/RetryAlert';
 
 /**
  * The landing page's ambassador and collaborator cards: the first three, and 'See More Team Members' when there are
@@ -46,16 +46,9 @@ export function TeamPreview() {
               Loading team members…
             </Box>
           ) : team.isError ? (
-            <Alert
-              severity="error"
-              action={
-                <Button color="inherit" size="small" onClick={() => void team.refetch()}>
-                  Try again
-                </Button>
-              }
-            >
+            <RetryAlert onRetry={() => void team.refetch()}>
               Failed to load the team. Please try again.
-            </Alert>
+            </RetryAlert>
           ) : shown.length === 0 ? (
             <Typography color="text.secondary" sx={{ textAlign: 'center' }}>
               Our team list is on its way. Please check back soon.

@@ -1,8 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useLocation } from 'react-router-dom';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Container from '@mui/material/Container';
 import Typography from '@mui/material/Typography';
@@ -10,6 +8,7 @@ import { palette } from '../theme';
 import { TEAM_STALE_MS, teamApi, teamKeys } from './api';
 import { membersFromState } from './members';
 import { TeamGrid } from './TeamGrid';
+import { RetryAlert } from '../shared/ui/RetryAlert';
 
 /**
  * /team: every ambassador and collaborator. The landing page's 'See More Team Members' hands the list over in the
@@ -55,16 +54,9 @@ export default function TeamPage() {
             </Typography>
           )
         ) : team.isError ? (
-          <Alert
-            severity="error"
-            action={
-              <Button color="inherit" size="small" onClick={() => void team.refetch()}>
-                Try again
-              </Button>
-            }
-          >
+          <RetryAlert onRetry={() => void team.refetch()}>
             Failed to load the team. Please try again.
-          </Alert>
+          </RetryAlert>
         ) : (
           // A screen's height while loading: the footer stays below the fold (no layout shift when the cards come).
           <Box role="status" sx={{ display: 'grid', placeItems: 'center', minHeight: '100dvh' }}>

@@ -204,8 +204,7 @@ describe('kept Idempotency-Key answers and erasure', () => {
     expect(kept).toHaveLength(17);
 
     // The admin deletes the person; the shredders destroy their key and their kept answers.
-    const admin = await t.api.post('/api/auth/signin', t.adminCredentials!);
-    const deleted = await t.api.del(`/api/admin/user/${person.id}`, admin.body.token);
+    const deleted = await t.api.del(`/api/admin/user/${person.id}`, (await t.signInAdmin()).token);
     expect(deleted.status, deleted.text).toBe(200);
     const theirs = async () =>
       (

@@ -148,8 +148,7 @@ describe('sign-outs and deletions take effect on every read at once, whatever th
         await t.api.registerVerifiedUser(),
         await t.api.registerVerifiedUser(),
       ];
-      const signin = await t.api.post('/api/auth/signin', t.adminCredentials!);
-      admin = signin.body.token;
+      admin = (await t.signInAdmin()).token;
       const image = { field: 'image', bytes: await testImage(), filename: 'pet.png', type: 'image/png' };
       const ok = (res: ApiResponse, status = 200) => {
         expect(res.status, res.text).toBe(status);

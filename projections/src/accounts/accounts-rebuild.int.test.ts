@@ -96,7 +96,7 @@ describe('the accounts read models', () => {
     ok(await api.post('/api/auth/update-profile', { about: 'Soon gone' }, deleted.token));
     ok(await api.upload('/api/auth/upload-profile-image', png, deleted.token));
     ok(await api.post('/api/auth/signin', { email: deleted.email, password: deleted.password }));
-    const admin = ok(await api.post('/api/auth/signin', t.adminCredentials!));
+    const admin = await t.signInAdmin();
     ok(await api.del(`/api/admin/user/${deleted.user._id}`, admin.token));
     await settle();
 

@@ -75,7 +75,7 @@ beforeAll(async () => {
   t = await startTestApp();
   api = t.api;
   store = testEventStore(t.db);
-  const users = await Promise.all(Array.from({ length: 9 }, () => api.registerVerifiedUser()));
+  const users = await api.registerVerifiedUsers(9);
   [owner, owner2, leaver, bystander, ...u] = users as [
     RegisteredUser,
     RegisteredUser,
@@ -83,9 +83,7 @@ beforeAll(async () => {
     RegisteredUser,
     ...RegisteredUser[],
   ];
-  const admin = await api.post('/api/auth/signin', t.adminCredentials!);
-  expect(admin.status).toBe(200);
-  adminToken = admin.body.token;
+  adminToken = (await t.signInAdmin()).token;
   await runScenario();
   await runModeration();
   await runStrayEvents();

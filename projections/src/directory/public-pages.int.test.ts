@@ -189,9 +189,7 @@ describe('the landing page figures', () => {
     expect(own.status, own.text).toBe(200);
     track(own.body.position);
     expect(await stats()).toMatchObject({ adsPublished: 2, petsAdopted: 1 });
-    const signin = await t.api.post('/api/auth/signin', t.adminCredentials!);
-    expect(signin.status, signin.text).toBe(200);
-    const removed = await t.api.del(`/api/adoptions/${removedByAdmin}`, signin.body.token);
+    const removed = await t.api.del(`/api/adoptions/${removedByAdmin}`, (await t.signInAdmin()).token);
     expect(removed.status, removed.text).toBe(200);
     track(removed.body.position);
     expect(await stats()).toMatchObject({ adsPublished: 1, petsAdopted: 1 });
@@ -265,9 +263,7 @@ describe('deletions, and entries or messages listed again', () => {
       expect(res.status, res.text).toBe(201);
       track(res.body.position);
     }
-    const signin = await t.api.post('/api/auth/signin', t.adminCredentials!);
-    expect(signin.status, signin.text).toBe(200);
-    const deletion = await t.api.del(`/api/admin/user/${gone.user._id}`, signin.body.token);
+    const deletion = await t.api.del(`/api/admin/user/${gone.user._id}`, (await t.signInAdmin()).token);
     expect(deletion.status, deletion.text).toBe(200);
     track(deletion.body.position);
     // A pending sign-up deleted, and a deletion of nobody: no member, no figure moves.

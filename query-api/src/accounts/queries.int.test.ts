@@ -115,9 +115,8 @@ describe('GET /api/auth/profile/:userId', () => {
     expect(own.status).toBe(200);
     expect(own.body.data).toMatchObject({ email: alice.email, phone: '+92 300 1234567' });
 
-    const admin = await api.post('/api/auth/signin', t.adminCredentials!);
-    expect(admin.status).toBe(200);
-    const asAdmin = await api.get(`/api/auth/profile/${alice.user.id}`, admin.body.token);
+    const admin = await t.signInAdmin();
+    const asAdmin = await api.get(`/api/auth/profile/${alice.user.id}`, admin.token);
     expect(asAdmin.body.data).toMatchObject({ email: alice.email, phone: '+92 300 1234567' });
   });
 

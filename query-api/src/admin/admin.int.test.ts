@@ -46,8 +46,7 @@ const image = async () => ({ field: 'image', bytes: await png(), filename: 'pet.
 beforeAll(async () => {
   t = await startTestApp();
   api = t.api;
-  const signin = await api.post('/api/auth/signin', t.adminCredentials!);
-  admin = signin.body.token;
+  admin = (await t.signInAdmin()).token;
   alice = await api.registerVerifiedUser();
   bob = await api.registerVerifiedUser({ isVeterinarian: true });
   carol = await api.registerVerifiedUser();

@@ -43,9 +43,7 @@ beforeAll(async () => {
     expect(sent.status, sent.text).toBeLessThan(300);
     last = sent.body.position ?? last;
   }
-  const signin = await t.api.post('/api/auth/signin', t.adminCredentials!);
-  expect(signin.status, signin.text).toBe(200);
-  admin = signin.body.token;
+  admin = (await t.signInAdmin()).token;
 });
 afterAll(async () => {
   await t?.stop();

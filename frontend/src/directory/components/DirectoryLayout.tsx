@@ -1,5 +1,4 @@
 import { startTransition, Suspense, useEffect, useId, useState, type ReactNode } from 'react';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -16,6 +15,7 @@ import SearchOffIcon from '@mui/icons-material/SearchOff';
 import { DIRECTORY_SEARCH_MAX } from '@pawhaven/contracts';
 import { usePrerenderHandoff } from '../../shared/prerender';
 import { visuallyHidden } from './visuallyHidden';
+import { RetryAlert } from '../../shared/ui/RetryAlert';
 
 /** The card grid: one column on a phone, as many 280 px columns as fit above that. */
 const gridSx = {
@@ -173,16 +173,7 @@ export function DirectoryLayout<T>({
 
         <Box component="section" aria-label={listLabel} aria-busy={busy}>
           {failed ? (
-            <Alert
-              severity="error"
-              action={
-                <Button color="inherit" size="small" onClick={onRetry}>
-                  Try again
-                </Button>
-              }
-            >
-              {failedText}
-            </Alert>
+            <RetryAlert onRetry={onRetry}>{failedText}</RetryAlert>
           ) : items === null ? (
             <Box sx={gridSx} aria-hidden data-testid="directory-loading">
               {Array.from({ length: SKELETON_CARDS }, (_, i) => (
