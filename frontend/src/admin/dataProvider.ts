@@ -38,10 +38,17 @@ export function createDataProvider(http: HttpClient): DataProvider {
   const rest = simpleRestProvider(API, http, 'Content-Range');
   const at = (route: string, id: Identifier) => `${API}/${route}/${encodeURIComponent(String(id))}`;
 
+  /**
+   * A deletion is done for the dashboard once its reads show it: react-admin takes the row out of its lists as soon
+   * as this resolves. So the record is read back after the deletion; that read carries the deletion's position
+   * (X-Consistent-After) and is answered once the read models have passed it, the row gone (404) or marked
+   * deleted. The read back only waits: its answer, whatever it is, does not change the deletion's.
+   */
   const deleteOne = async (resource: string, id: Identifier) => {
     const route = DELETE_ROUTES[resource];
     if (!route) throw new Error(`No deletion of ${resource} in the dashboard`);
     await http(at(route, id), { method: 'DELETE' });
+    await http(at(resource, id)).catch(() => undefined);
   };
 
   return {

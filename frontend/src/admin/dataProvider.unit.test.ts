@@ -21,18 +21,27 @@ describe("the dashboard's data provider", () => {
     ['adoption-requests', `/api/admin/adoption-requests/${ID}`],
     ['posts', `/api/admin/posts/${ID}`],
     ['comments', `/api/admin/comments/${ID}`],
-  ])('deletes one of %s at its command route %s and answers the deleted record', async (resource, route) => {
-    const { calls, provider } = recordingClient({ message: 'Deleted', position: '42' });
-    const previousData = { id: ID, name: 'Bruno' };
-    const { data } = await provider.delete(resource, { id: ID, previousData });
-    expect(calls).toEqual([`DELETE ${route}`]);
-    expect(data).toEqual(previousData);
-  });
+  ])(
+    'deletes one of %s at its command route %s, reads it back, and answers the deleted record',
+    async (resource, route) => {
+      const { calls, provider } = recordingClient({ message: 'Deleted', position: '42' });
+      const previousData = { id: ID, name: 'Bruno' };
+      const { data } = await provider.delete(resource, { id: ID, previousData });
+      // The read back carries the deletion's position: it answers once the read side has the deletion.
+      expect(calls).toEqual([`DELETE ${route}`, `GET /api/admin/${resource}/${ID}`]);
+      expect(data).toEqual(previousData);
+    },
+  );
 
   it('deletes several through the same command routes', async () => {
     const { calls, provider } = recordingClient();
     await provider.deleteMany('users', { ids: ['a', 'b'] });
-    expect(calls).toEqual(['DELETE /api/admin/user/a', 'DELETE /api/admin/user/b']);
+    expect(calls).toEqual([
+      'DELETE /api/admin/user/a',
+      'GET /api/admin/users/a',
+      'DELETE /api/admin/user/b',
+      'GET /api/admin/users/b',
+    ]);
   });
 
   it('refuses to delete what has no deletion, without sending anything', async () => {
