@@ -1,4 +1,5 @@
 import { mkdir } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Dialog, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
@@ -29,6 +30,11 @@ const CAPTION = `Rescue story ${uniqueName('cap')}`;
 const KEPT_CAPTION = `Vaccination day ${uniqueName('cap')}`;
 const COMMENT = `So glad to see this ${uniqueName('c')}`;
 const WAIT = 15_000;
+/**
+ * The admin's deletions per rate-limit window in this file's app: the deletion tests use two, then one uses up the
+ * rest to see a refused deletion (so it runs after every other deletion).
+ */
+const MODERATION_LIMIT = 10;
 
 let env: E2eApp;
 type UserBrowser = Browser & { pageErrors: string[] };
@@ -94,13 +100,30 @@ function nextConfirm(page: Page, accept: boolean): Promise<string> {
   });
 }
 
+/** From now on, notes whether the list's rows ever stop holding `text`; answers a function that tells. */
+async function watchRowLeaving(page: Page, text: string): Promise<() => Promise<boolean>> {
+  type Window = {
+    rowLeft?: boolean;
+    document: { body: unknown; querySelector(s: string): { textContent: string | null } | null };
+    MutationObserver: new (seen: () => void) => { observe(target: unknown, options: object): void };
+  };
+  await page.evaluate((t) => {
+    const w = globalThis as unknown as Window;
+    w.rowLeft = false;
+    new w.MutationObserver(() => {
+      if (!w.document.querySelector('tbody')?.textContent?.includes(t)) w.rowLeft = true;
+    }).observe(w.document.body, { childList: true, subtree: true, characterData: true });
+  }, text);
+  return () => page.evaluate(() => (globalThis as unknown as Window).rowLeft === true);
+}
+
 const sidebarItem = (page: Page, label: string) => page.getByRole('menuitem', { name: label, exact: true });
 
 /** A list row (react-admin's Datagrid rows) holding `text`. */
 const row = (page: Page, text: string) => page.locator('tbody tr').filter({ hasText: text });
 
 beforeAll(async () => {
-  env = await startE2eApp();
+  env = await startE2eApp({ RATE_LIMIT_MODERATION: MODERATION_LIMIT });
   expect(env.app.adminCredentials, 'this start created the admin account').not.toBeNull();
   [owner, chosen, other, doomed] = await Promise.all([
     createVerifiedUser(env.url, 'owner'),
@@ -318,6 +341,40 @@ describe('the admin dashboard', () => {
     await user.getByRole('button', { name: 'Delete' }).click();
     expect(await confirmed).toBe(ADMIN_MESSAGES.confirmDeleteUser);
     await page.getByText(ADMIN_MESSAGES.noUsers).waitFor();
+  });
+
+  it('keeps the row and says why in an alert when the server refuses a deletion', async () => {
+    const page = adminPage;
+    await page.getByPlaceholder(ADMIN_MESSAGES.searchUsers).fill(chosen.email);
+    const user = row(page, chosen.email);
+    await user.waitFor();
+    // The admin's deletions for this window are used up (on ids that do not exist): the next one answers 429.
+    const token = await adminToken(env.url, env.app.adminCredentials!);
+    let status = 0;
+    for (let i = 0; i <= MODERATION_LIMIT && status !== 429; i++)
+      status = (await apiCall(env.url, 'DELETE', `/api/admin/user/${randomUUID()}`, token)).status;
+    expect(status).toBe(429);
+
+    const rowLeft = await watchRowLeaving(page, chosen.email);
+    const dialogs: string[] = [];
+    const answer = (dialog: Dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.accept();
+    };
+    page.on('dialog', answer);
+    onTestFinished(() => void page.off('dialog', answer));
+    await user.getByRole('button', { name: 'Delete' }).click();
+    // The confirmation, then the alert naming the failure and the reason.
+    await expect.poll(() => dialogs.length, { timeout: WAIT }).toBe(2);
+    expect(dialogs).toEqual([
+      ADMIN_MESSAGES.confirmDeleteUser,
+      `${ADMIN_MESSAGES.deleteUserFailed}: Too many attempts. Please wait a few minutes and try again.`,
+    ]);
+    // The row never left the list, while the request ran or after it failed.
+    await user.getByRole('button', { name: 'Delete' }).and(page.locator(':enabled')).waitFor();
+    expect(await rowLeft()).toBe(false);
+    expect(pathnameOf(page)).toBe('/admin-dashboard/manage-users');
+    expect((await apiCall(env.url, 'GET', `/api/admin/users/${chosen.id}`, token)).status).toBe(200);
   });
 
   it('rebuilds a projection and shows the progress reaching 100 % while /adoption keeps serving', async () => {

@@ -5,8 +5,8 @@ import { sessionStore } from '../shared/session-store';
 import { createQueue, errorMessageOf } from './requests';
 
 /**
- * The dashboard's HTTP client, handed to the stock `ra-data-simple-rest` provider and used for the spec's own
- * admin calls (history, deletions, overview, projections).
+ * The dashboard's HTTP client, handed to the data provider (lists, rows, deletions, an ad's history) and used for
+ * the admin calls that are not records (overview, projections).
  *
  * - Bearer token from the app's session; a 401 renews the short-lived access token once (the app's refresh
  *   session), then a 401 or 403 clears the session: the route guard sends the admin to /signin.

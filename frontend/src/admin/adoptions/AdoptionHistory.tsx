@@ -8,16 +8,12 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
-import { useQuery } from '@tanstack/react-query';
-import { Link, useBasename } from 'react-admin';
-import { useParams } from 'react-router-dom';
-import { ADMIN_MESSAGES, type AuditEntryDto } from '@pawhaven/contracts';
+import { Link, ShowBase, useBasename, useShowContext } from 'react-admin';
+import { ADMIN_MESSAGES } from '@pawhaven/contracts';
 import { AdStatusBadge } from '../components/StatusBadge';
 import { PageHeading } from '../components/ListParts';
-import { adminFetch } from '../httpClient';
+import { ADOPTION_HISTORY, type AdoptionHistoryRecord } from '../dataProvider';
 import { formatDateTime } from '../format';
-
-type History = { adId: string; ad: { name: string; status: string } | null; timeline: AuditEntryDto[] };
 
 /** Splits 'AdoptionRequestAccepted' into 'Adoption request accepted'. */
 const eventLabel = (type: string) =>
@@ -26,19 +22,27 @@ const eventLabel = (type: string) =>
     .replace(/^(\w)(.*)$/, (_, a: string, b: string) => a + b.toLowerCase());
 
 /**
- * An ad's audit timeline (GET /api/admin/adoptions/{id}/history): every status change of the ad and of its
- * requests, in log order, with who did it and when. This is the adoptions resource's show view.
+ * An ad's audit timeline: every status change of the ad and of its requests, in log order, with who did it and
+ * when. This is the adoptions resource's show view: the show controller (ShowBase) reads the ad's history through
+ * the data provider's `getOne` (the id from the route). Show's own view is left out: its card, its title in the app
+ * bar and its margin would change the page; a failed read stays on the page with its message instead of
+ * react-admin's 'item not found' notice and return to the list.
  */
 export function AdoptionHistory() {
-  const { id = '' } = useParams();
+  return (
+    <ShowBase<AdoptionHistoryRecord>
+      resource={ADOPTION_HISTORY}
+      // The audit is evidence: always read it fresh, never from the dashboard's 5-minute cache.
+      queryOptions={{ staleTime: 0, onError: () => undefined }}
+    >
+      <HistoryView />
+    </ShowBase>
+  );
+}
+
+function HistoryView() {
   const basename = useBasename();
-  // The audit is evidence: always read it fresh, never from the dashboard's 5-minute cache.
-  const { data, error, isPending } = useQuery({
-    queryKey: ['admin', 'adoption-history', id],
-    queryFn: ({ signal }) => adminFetch<History>(`/adoptions/${encodeURIComponent(id)}/history`, { signal }),
-    staleTime: 0,
-    retry: false,
-  });
+  const { record: data, error, isPending } = useShowContext<AdoptionHistoryRecord>();
   const title = data?.ad ? `History of ${data.ad.name}` : 'History';
   return (
     <>

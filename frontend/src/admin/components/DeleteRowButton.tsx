@@ -16,7 +16,7 @@ export function DeleteRowButton({ kind, label = 'Delete' }: { kind: AdminDeletio
       disabled={busy}
       onClick={(e) => {
         e.stopPropagation();
-        void remove(String(record.id));
+        remove(record);
       }}
     >
       {label}

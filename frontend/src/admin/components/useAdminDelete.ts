@@ -1,36 +1,37 @@
-import { useState } from 'react';
-import { HttpError, useNotify, useRefresh } from 'react-admin';
+import { HttpError, useDelete, useNotify, useRefresh, type RaRecord } from 'react-admin';
 import { ADMIN_MESSAGES } from '@pawhaven/contracts';
-import { adminFetch } from '../httpClient';
 
-/** The admin's five deletions (user, ad, request, post, comment): path, browser confirmation, failure alert. */
+/**
+ * The admin's five deletions (user, ad, request, post, comment): the resource whose `delete` the data provider
+ * sends to its command route, the browser confirmation, the failure alert and the success note.
+ */
 const ADMIN_DELETIONS = {
   user: {
-    path: (id: string) => `/user/${encodeURIComponent(id)}`,
+    resource: 'users',
     confirm: ADMIN_MESSAGES.confirmDeleteUser,
     failed: ADMIN_MESSAGES.deleteUserFailed,
     done: 'User deleted',
   },
   adoption: {
-    path: (id: string) => `/adoptions/${encodeURIComponent(id)}`,
+    resource: 'adoptions',
     confirm: ADMIN_MESSAGES.confirmDeleteAdoption,
     failed: ADMIN_MESSAGES.deleteAdoptionFailed,
     done: 'Adoption post deleted',
   },
   request: {
-    path: (id: string) => `/adoption-requests/${encodeURIComponent(id)}`,
+    resource: 'adoption-requests',
     confirm: ADMIN_MESSAGES.confirmDeleteRequest,
     failed: ADMIN_MESSAGES.deleteRequestFailed,
     done: 'Adoption request deleted',
   },
   post: {
-    path: (id: string) => `/posts/${encodeURIComponent(id)}`,
+    resource: 'posts',
     confirm: ADMIN_MESSAGES.confirmDeletePost,
     failed: ADMIN_MESSAGES.deletePostFailed,
     done: 'Post deleted',
   },
   comment: {
-    path: (id: string) => `/comments/${encodeURIComponent(id)}`,
+    resource: 'comments',
     confirm: ADMIN_MESSAGES.confirmDeleteComment,
     failed: ADMIN_MESSAGES.deleteCommentFailed,
     done: 'Comment deleted',
@@ -39,32 +40,36 @@ const ADMIN_DELETIONS = {
 export type AdminDeletion = keyof typeof ADMIN_DELETIONS;
 
 /**
- * Asks the browser's confirmation with the spec's exact text, deletes, then refreshes the lists (the answer's
- * position makes the next reads include the deletion). A failure is shown in an alert; a 401/403 has already
- * ended the session, which leads to /signin.
+ * Asks the browser's confirmation with the exact text of the deletion, then deletes through react-admin's
+ * `useDelete`, pessimistically: the row leaves the lists only once the server has deleted it, so a refused
+ * deletion leaves it where it was and says why in an alert (a 401/403 has already ended the session, which leads
+ * to /signin). After a deletion every list is read again (the answer's position makes those reads include it).
+ * react-admin's own DeleteButton is not used: it confirms in a dialog of its own, not the browser's.
  */
 export function useAdminDelete(kind: AdminDeletion) {
   const refresh = useRefresh();
   const notify = useNotify();
-  const [busy, setBusy] = useState(false);
-  const { path, confirm, failed, done } = ADMIN_DELETIONS[kind];
+  const [deleteOne, { isPending }] = useDelete();
+  const { resource, confirm, failed, done } = ADMIN_DELETIONS[kind];
 
-  const remove = async (id: string) => {
-    if (busy || !window.confirm(confirm)) return false;
-    setBusy(true);
-    try {
-      await adminFetch(path(id), { method: 'DELETE' });
-      notify(done, { type: 'success' });
-      refresh();
-      return true;
-    } catch (err) {
-      const status = err instanceof HttpError ? err.status : 0;
-      if (status !== 401 && status !== 403)
-        window.alert(err instanceof HttpError && err.message ? `${failed}: ${err.message}` : failed);
-      return false;
-    } finally {
-      setBusy(false);
-    }
+  const remove = (record: RaRecord) => {
+    if (isPending || !window.confirm(confirm)) return;
+    void deleteOne(
+      resource,
+      { id: record.id, previousData: record },
+      {
+        mutationMode: 'pessimistic',
+        onSuccess: () => {
+          notify(done, { type: 'success' });
+          refresh();
+        },
+        onError: (err) => {
+          const status = err instanceof HttpError ? err.status : 0;
+          if (status !== 401 && status !== 403)
+            window.alert(err instanceof HttpError && err.message ? `${failed}: ${err.message}` : failed);
+        },
+      },
+    );
   };
-  return { remove, busy };
+  return { remove, busy: isPending };
 }
