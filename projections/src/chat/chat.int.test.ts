@@ -118,6 +118,11 @@ describe('the chat read model, live', () => {
     await expect(
       db.knex.transaction((tx) => chatProjection.applyBatch!(tx, [events[3]!, ...again], { push() {} })),
     ).rejects.toThrow(/message ab1 is in the log twice/);
+    // The rebuild refuses that log too.
+    const folded = chatProjection.fold!();
+    expect(() => [...events.slice(0, 4), ...again].forEach((e) => folded.apply(e))).toThrow(
+      /in the log twice/,
+    );
     expect((await db.pool.query('SELECT id FROM chat_messages ORDER BY seq')).rows).toEqual([
       { id: 'ab1' },
       { id: 'ab2' },
