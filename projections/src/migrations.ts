@@ -1,5 +1,5 @@
 import { platformMigrations, type Migration } from '@pawhaven/platform';
-import { chatMigration } from './chat/migration';
+import { chatMigration, chatSenderCountsMigration } from './chat/migration';
 import { notificationsMigration, vetPostBroadcastsMigration } from './notifications/migration';
 import { landingStatsListedAdsMigration, publicPagesMigration } from './directory/migration';
 
@@ -270,6 +270,7 @@ export const readModelMigrations: Migration[] = [
     },
   },
   landingStatsListedAdsMigration,
+  chatSenderCountsMigration,
 ];
 
 /** Every schema change of the product: the platform's tables first, then the read models. */

@@ -47,3 +47,22 @@ export const chatMigration: Migration = {
     `);
   },
 };
+
+/**
+ * Each message knows its sender's how-many-th message of the conversation it is (`sender_count`), so a receipt
+ * counts the messages of the other member after what is read from two messages (the one read up to and the last)
+ * instead of counting over the conversation. Existing messages are numbered here, in the order of `seq`.
+ */
+export const chatSenderCountsMigration: Migration = {
+  name: '0210_read_models_chat_sender_counts',
+  async up(knex) {
+    await knex.raw(`
+      ALTER TABLE chat_messages ADD COLUMN sender_count int;
+      UPDATE chat_messages m SET sender_count = n.sender_count
+        FROM (SELECT id, row_number() OVER (PARTITION BY conversation_id, sender_id ORDER BY seq) AS sender_count
+                FROM chat_messages) n
+       WHERE n.id = m.id;
+      ALTER TABLE chat_messages ALTER COLUMN sender_count SET NOT NULL;
+    `);
+  },
+};
