@@ -93,16 +93,22 @@ function teamMemberRow(d: Partial<TeamMemberAddedData>, recorded: RecordedEvent)
   };
 }
 
+/** The directory's rows (`ngos`, `clinics`, `faq_items`, `team_members`), every column included; readers import them. */
+export type NgoRow = NonNullable<ReturnType<typeof ngoRow>>;
+export type ClinicRow = NonNullable<ReturnType<typeof clinicRow>>;
+export type FaqRow = NonNullable<ReturnType<typeof faqRow>>;
+export type TeamMemberRow = NonNullable<ReturnType<typeof teamMemberRow>>;
+
 /**
  * The NGO and clinic directories, the FAQ and the team (`ngos`, `clinics`, `faq_items`, `team_members`): one row
  * per entry, from the events the seed files were appended as. Everything comes from the events' data, so a rebuild
  * reproduces the same rows. An event whose id is not a UUID names nothing and is skipped.
  */
 export const directoryProjection = defineReadModel<{
-  ngos: NonNullable<ReturnType<typeof ngoRow>>;
-  clinics: NonNullable<ReturnType<typeof clinicRow>>;
-  faq_items: NonNullable<ReturnType<typeof faqRow>>;
-  team_members: NonNullable<ReturnType<typeof teamMemberRow>>;
+  ngos: NgoRow;
+  clinics: ClinicRow;
+  faq_items: FaqRow;
+  team_members: TeamMemberRow;
 }>({
   name: 'directory',
   tables: {
