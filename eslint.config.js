@@ -23,6 +23,26 @@ export default tseslint.config(
     rules: { 'import-x/no-relative-packages': 'error' },
   },
   {
+    // The read side takes the read models' row types from the projections that declare their tables, never their
+    // code: a type import is erased, so the services stay apart at run time (their tests may run projections).
+    files: ['query-api/src/**/*.ts'],
+    ignores: ['query-api/src/**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@pawhaven/projections',
+              message: 'query-api imports only the row types of @pawhaven/projections (import type).',
+              allowTypeImports: true,
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['frontend/src/**/*.{ts,tsx}'],
     ...reactHooks.configs.flat.recommended,
     rules: {

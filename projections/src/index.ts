@@ -30,3 +30,8 @@ export const allProjections = importableFrom(import.meta.url, 'allProjections', 
   contactMessagesProjection,
 ]);
 export { notificationId } from './notifications/notifications.rows';
+export type { UserRow } from './accounts/users.projection';
+export type { AdRow, RequestRow } from './adoption/adoption-ads.projection';
+export type { AuditRow } from './adoption/adoption-audit.projection';
+export type { ClinicRow, FaqRow, NgoRow, TeamMemberRow } from './directory/directory.projection';
+export type { Totals as LandingStatsTotals } from './directory/landing-stats.projection';

@@ -1,3 +1,4 @@
+import { isUuid } from '@pawhaven/contracts';
 import unhomoglyph from 'unhomoglyph';
 import { isEnvelope, Pseudonyms, type LegacyRewrite } from '@pawhaven/platform';
 
@@ -36,8 +37,6 @@ const skeleton = (s: string) => unhomoglyph(s.normalize('NFD')).normalize('NFD')
 export const usernameClaimKeys = (pseudonyms: Pseudonyms, username: string): string[] =>
   usernameKeys(username).map((key) => pseudonyms.of(key));
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 const claimKeysOf = (pseudonyms: Pseudonyms, keys: unknown) =>
   Array.isArray(keys) && keys.some((k) => typeof k === 'string' && !Pseudonyms.is(k))
     ? keys.map((k) => (typeof k === 'string' && !Pseudonyms.is(k) ? pseudonyms.of(k) : k))
@@ -55,7 +54,7 @@ export function pseudonymiseUsernameKeys(pseudonyms: Pseudonyms): LegacyRewrite 
       const d = data as Record<string, unknown>;
       if (type === 'UsernameClaimsMigrated') {
         // The first version's record named the clashing usernames; it names their accounts now.
-        const names = Array.isArray(d.clashes) ? d.clashes.filter((c) => !UUID.test(String(c))) : [];
+        const names = Array.isArray(d.clashes) ? d.clashes.filter((c) => !isUuid(String(c))) : [];
         return names.length === 0 ? data : { ...d, clashes: claimKeysOf(pseudonyms, d.clashes) };
       }
       let keys = claimKeysOf(pseudonyms, d.usernameKeys);

@@ -1,3 +1,4 @@
+import { isUuid } from '@pawhaven/contracts';
 import type { RequestHandler } from 'express';
 import { notFound, unauthorized } from '@pawhaven/platform';
 
@@ -7,10 +8,8 @@ export const signedIn =
   (req, _res, next) =>
     req.auth ? next() : next(unauthorized(req.headers.authorization ? 'Authentication required' : message));
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Ids are UUIDs: anything else names nothing (404 with `message`) and never reaches a uuid column. */
 export const uuidParam = (id: unknown, message: string): string => {
-  if (typeof id !== 'string' || !UUID.test(id)) throw notFound(message);
+  if (typeof id !== 'string' || !isUuid(id)) throw notFound(message);
   return id.toLowerCase();
 };

@@ -5,7 +5,7 @@ import { useSession } from '../shared/session';
 import { visuallyHidden } from '../shared/ui/visually-hidden';
 import { UnreadPill } from './components/UnreadPill';
 import { unreadBadge, unreadConversationsText } from './conversations';
-import { userIdOf } from './format';
+import { userIdOf } from '../shared/user-id';
 import { useConversationListLive, useUnreadConversations } from './hooks';
 
 /** The signed-in user's id when they can chat. */

@@ -1,10 +1,7 @@
-import { CHAT_LIMITS, CHAT_MESSAGES, type UserDto } from '@pawhaven/contracts';
+import { CHAT_LIMITS, CHAT_MESSAGES, isUuid, type UserDto } from '@pawhaven/contracts';
+import { userIdOf } from '../shared/user-id';
 
 /** The signed-in user's id and the input rules of the chat: a usable user id, a message's text, an ad id from the URL. */
-
-/** The signed-in user's id (responses carry both `_id` and `id`). */
-export const userIdOf = (user: Pick<UserDto, 'id' | '_id'> | null | undefined) =>
-  user ? user.id || user._id || null : null;
 
 /** Why the signed-in user cannot chat (no id, or one too short), or null when the id is usable. */
 export function userIdProblem(user: Pick<UserDto, 'id' | '_id'> | null | undefined): string | null {
@@ -23,7 +20,6 @@ export function messageTextProblem(text: string): string | null {
   return null;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** `?adId=` is passed on only when it can be an ad id (the server refuses anything else). */
 export const adIdParam = (value: string | null | undefined) =>
-  value && UUID.test(value.trim()) ? value.trim() : null;
+  value && isUuid(value.trim()) ? value.trim() : null;

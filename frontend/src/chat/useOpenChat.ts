@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSession } from '../shared/session';
 import { findConversationQuery } from './api';
-import { userIdOf } from './format';
+import { userIdOf } from '../shared/user-id';
 
 /**
  * The Message / Chat buttons of profiles and posts: check for an existing conversation, then go

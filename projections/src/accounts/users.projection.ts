@@ -1,8 +1,11 @@
 import { userIdOfStream, type UserEvent } from '@pawhaven/contracts';
 import { defineReadModel } from '@pawhaven/platform';
 
-/** A `users` row, every column included. */
-type UserRow = {
+/**
+ * A `users` row, every column included; readers import it. `Time` is how a timestamp reads: ISO text in the model's
+ * `evolve`, a `Date` from the `pg` driver.
+ */
+export type UserRow<Time = string> = {
   id: string;
   username: string;
   email: string;
@@ -13,8 +16,8 @@ type UserRow = {
   is_veterinarian: boolean;
   is_admin: boolean;
   verified: boolean;
-  joined_date: string;
-  last_active: string | null;
+  joined_date: Time;
+  last_active: Time | null;
 };
 
 /** `users`: one row per registered user, as profiles, lists and the admin dashboard read them. */

@@ -2,6 +2,9 @@ import {
   adIdOfStream,
   ADOPTION_EVENT_TYPES,
   type AdoptionEvent,
+  type AdStatus,
+  type PetType,
+  type RequestStatus,
   type PetDetails,
   type UserEvent,
 } from '@pawhaven/contracts';
@@ -36,14 +39,17 @@ function adoptionsChanged(notices: Notices, userIds: Iterable<string | null | un
 
 type Handled = AdoptionEvent | Extract<UserEvent, { type: 'UserDeleted' }>;
 
-/** An `adoption_ads` row: every column but the generated `search`. */
-type AdRow = {
+/**
+ * An `adoption_ads` row: every column but the generated `search`; readers import it. `Time` is how a timestamp
+ * reads: ISO text in the model's `evolve`, a `Date` from the `pg` driver.
+ */
+export type AdRow<Time = string> = {
   id: string;
   owner_id: string;
   name: string;
   age: string;
   age_unit: string;
-  pet_type: string;
+  pet_type: PetType;
   breed: string;
   gender: string | null;
   size: string | null;
@@ -55,14 +61,15 @@ type AdRow = {
   description: string;
   location: string;
   image_url: string;
-  status: string;
+  status: AdStatus;
   request_count: number;
-  created_at: string;
-  updated_at: string;
-  deleted_at: string | null;
+  created_at: Time;
+  updated_at: Time;
+  deleted_at: Time | null;
 };
 
-type RequestRow = {
+/** An `adoption_requests` row, every column included; readers import it (`Time` as for `AdRow`). */
+export type RequestRow<Time = string> = {
   id: string;
   ad_id: string;
   requester_id: string;
@@ -71,10 +78,10 @@ type RequestRow = {
   phone: string;
   message: string;
   pet_history_image: string | null;
-  status: string;
+  status: RequestStatus;
   reason: string | null;
-  requested_at: string;
-  responded_at: string | null;
+  requested_at: Time;
+  responded_at: Time | null;
 };
 
 /** `adoption_ads` and `adoption_requests`: the listing, an owner's ads with their requests, a requester's history. */
@@ -100,7 +107,7 @@ export const adoptionAdsProjection = defineReadModel<{ adoption_ads: AdRow; adop
     const respond = (
       adId: string,
       requestId: string,
-      status: string,
+      status: RequestStatus,
       at: string,
       reason: string | null = null,
     ) => {

@@ -9,9 +9,13 @@ type Entry = {
   details: Record<string, unknown>;
 };
 
-/** An `adoption_audit` row, every column included. */
-type AuditRow = {
-  position: string | number;
+/**
+ * An `adoption_audit` row, every column included; readers import it. `Time` is how a timestamp reads and `Position`
+ * how the bigint position does: ISO text and a number or text in the model's `evolve`, a `Date` and text from the
+ * `pg` driver.
+ */
+export type AuditRow<Time = string, Position = string | number> = {
+  position: Position;
   ad_id: string;
   request_id: string | null;
   subject: Entry['subject'];
@@ -19,7 +23,7 @@ type AuditRow = {
   from_status: string | null;
   to_status: string | null;
   actor_id: string | null;
-  at: string;
+  at: Time;
   details: Record<string, unknown>;
 };
 

@@ -1,3 +1,4 @@
+import { isUuid } from '@pawhaven/contracts';
 import type { RowStore, TableSpec } from '@pawhaven/platform';
 
 /** The community read models' rows, every column included. */
@@ -53,10 +54,9 @@ export const COMMUNITY_TABLES: { [K in keyof CommunityRows]: TableSpec<Community
   community_totals: { key: ['id'] },
 };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /**
  * An id bound for a uuid column as the column keeps it (lower case), so keys match as the columns do; `undefined`
  * for anything else, whose event is skipped (it could never reach the column).
  */
 export const uuidKey = (id: unknown): string | null | undefined =>
-  id === null ? null : typeof id === 'string' && UUID.test(id) ? id.toLowerCase() : undefined;
+  id === null ? null : typeof id === 'string' && isUuid(id) ? id.toLowerCase() : undefined;

@@ -1,7 +1,6 @@
-import { CONTACT_EVENT_TYPES, type ContactEvent } from '@pawhaven/contracts';
+import { CONTACT_EVENT_TYPES, type ContactEvent, isLowerCaseUuid } from '@pawhaven/contracts';
 import { defineReadModel, type RecordedEvent } from '@pawhaven/platform';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /** A `contact_messages` row, every column included. */
@@ -20,7 +19,7 @@ function messageRow(recorded: RecordedEvent): ContactMessageRow | null {
   if (event.type !== 'ContactMessageReceived') return null;
   const d: Partial<ContactEvent['data']> = event.data;
   const id = str(d.messageId);
-  if (!UUID.test(id)) return null;
+  if (!isLowerCaseUuid(id)) return null;
   return {
     id,
     name: str(d.name),

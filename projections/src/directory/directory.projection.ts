@@ -1,5 +1,6 @@
 import {
   DIRECTORY_EVENT_TYPES,
+  isLowerCaseUuid,
   type ClinicListedData,
   type DirectoryEvent,
   type FaqPublishedData,
@@ -7,8 +8,6 @@ import {
   type TeamMemberAddedData,
 } from '@pawhaven/contracts';
 import { defineReadModel, type RecordedEvent, type Row, type RowTable } from '@pawhaven/platform';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');
 const strings = (value: unknown): string[] =>
@@ -23,7 +22,7 @@ const timeOf = (value: unknown, recorded: RecordedEvent): string =>
  * The row each event names, jsonb columns as plain values. Null for an id that is not a UUID.
  */
 function ngoRow(d: Partial<NgoListedData>, recorded: RecordedEvent) {
-  if (!UUID.test(str(d.ngoId))) return null;
+  if (!isLowerCaseUuid(str(d.ngoId))) return null;
   return {
     id: str(d.ngoId),
     sort_order: order(d.order),
@@ -39,7 +38,7 @@ function ngoRow(d: Partial<NgoListedData>, recorded: RecordedEvent) {
 }
 
 function clinicRow(d: Partial<ClinicListedData>, recorded: RecordedEvent) {
-  if (!UUID.test(str(d.clinicId))) return null;
+  if (!isLowerCaseUuid(str(d.clinicId))) return null;
   return {
     id: str(d.clinicId),
     sort_order: order(d.order),
@@ -57,7 +56,7 @@ function clinicRow(d: Partial<ClinicListedData>, recorded: RecordedEvent) {
 }
 
 function faqRow(d: Partial<FaqPublishedData>, recorded: RecordedEvent) {
-  if (!UUID.test(str(d.faqId))) return null;
+  if (!isLowerCaseUuid(str(d.faqId))) return null;
   return {
     id: str(d.faqId),
     sort_order: order(d.order),
@@ -68,7 +67,7 @@ function faqRow(d: Partial<FaqPublishedData>, recorded: RecordedEvent) {
 }
 
 function teamMemberRow(d: Partial<TeamMemberAddedData>, recorded: RecordedEvent) {
-  if (!UUID.test(str(d.memberId))) return null;
+  if (!isLowerCaseUuid(str(d.memberId))) return null;
   const details = d.details;
   const contact = d.contact;
   return {
@@ -94,16 +93,22 @@ function teamMemberRow(d: Partial<TeamMemberAddedData>, recorded: RecordedEvent)
   };
 }
 
+/** The directory's rows (`ngos`, `clinics`, `faq_items`, `team_members`), every column included; readers import them. */
+export type NgoRow = NonNullable<ReturnType<typeof ngoRow>>;
+export type ClinicRow = NonNullable<ReturnType<typeof clinicRow>>;
+export type FaqRow = NonNullable<ReturnType<typeof faqRow>>;
+export type TeamMemberRow = NonNullable<ReturnType<typeof teamMemberRow>>;
+
 /**
  * The NGO and clinic directories, the FAQ and the team (`ngos`, `clinics`, `faq_items`, `team_members`): one row
  * per entry, from the events the seed files were appended as. Everything comes from the events' data, so a rebuild
  * reproduces the same rows. An event whose id is not a UUID names nothing and is skipped.
  */
 export const directoryProjection = defineReadModel<{
-  ngos: NonNullable<ReturnType<typeof ngoRow>>;
-  clinics: NonNullable<ReturnType<typeof clinicRow>>;
-  faq_items: NonNullable<ReturnType<typeof faqRow>>;
-  team_members: NonNullable<ReturnType<typeof teamMemberRow>>;
+  ngos: NgoRow;
+  clinics: ClinicRow;
+  faq_items: FaqRow;
+  team_members: TeamMemberRow;
 }>({
   name: 'directory',
   tables: {

@@ -14,11 +14,15 @@ const HANDLES = [
   'UserDeleted',
 ] as const satisfies readonly Handled['type'][];
 
-type Totals = {
-  ads_published: number;
-  pets_adopted: number;
-  registered_vets: number;
-  community_members: number;
+/**
+ * The figures of the `landing_stats` row; readers import them. `Count` is how a count reads: a number in the model's
+ * `evolve`, text from the `pg` driver (the columns are bigints).
+ */
+export type Totals<Count = number> = {
+  ads_published: Count;
+  pets_adopted: Count;
+  registered_vets: Count;
+  community_members: Count;
 };
 type UserRow = { id: string; is_veterinarian: boolean; is_admin: boolean; verified: boolean };
 /** `counted`: listed on the site now (published, not deleted); a deleted account's ads have no row. */

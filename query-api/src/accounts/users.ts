@@ -1,20 +1,9 @@
 import { deriveUserType, type PublicUserDto, type UserDto } from '@pawhaven/contracts';
+import type { UserRow as UsersTableRow } from '@pawhaven/projections';
 import type { Presence } from '../realtime/presence';
 
-export type UserRow = {
-  id: string;
-  username: string;
-  email: string;
-  phone: string;
-  city: string;
-  about: string;
-  profile_image: string | null;
-  is_veterinarian: boolean;
-  is_admin: boolean;
-  verified: boolean;
-  joined_date: Date;
-  last_active: Date | null;
-};
+/** A `users` row as `pg` reads it (the projection declares the columns). */
+export type UserRow = UsersTableRow<Date>;
 
 /**
  * The columns of a UserRow, from `users u`: `last_active` is the later of the last sign-in (users) and the last

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { isUuid } from '@pawhaven/contracts';
+import { isUuid, uuidIndex } from '@pawhaven/contracts';
 
 type Binding = Knex.Value;
 import type {
@@ -335,7 +335,7 @@ export const streamsList: ListDefinition<StreamFilter, AdminStreamRow> = {
 
 /** 'adoption-ad-3f…' → 'adoption-ad': the id up to the aggregate's own id (a uuid or the last segment). */
 export function streamCategory(streamId: string): string {
-  const uuid = streamId.search(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i);
+  const uuid = uuidIndex(streamId);
   const head =
     uuid > 0 ? streamId.slice(0, uuid) : streamId.slice(0, Math.max(0, streamId.lastIndexOf('-') + 1));
   return head.replace(/[-:]+$/, '') || streamId;

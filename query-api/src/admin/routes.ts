@@ -16,6 +16,7 @@ import {
   hidePrivateFields,
 } from '@pawhaven/contracts';
 import { notFound, requireAdmin, type EventMetadata, type RecordedEvent } from '@pawhaven/platform';
+import type { AuditRow as AdoptionAuditRow } from '@pawhaven/projections';
 import type { QueryDeps } from '../deps';
 import {
   adoptionRequestsList,
@@ -34,19 +35,8 @@ import { projectionsScreen, rebuildState } from './projections';
 import { rebuildBoardFor } from './rebuild-board';
 import { parseListParams, sendList } from './simple-rest';
 
-type AuditRow = {
-  position: string;
-  ad_id: string;
-  request_id: string | null;
-  subject: 'ad' | 'request';
-  event_type: string;
-  from_status: string | null;
-  to_status: string | null;
-  actor_id: string | null;
-  actor_username: string | null;
-  at: Date;
-  details: Record<string, unknown>;
-};
+/** An `adoption_audit` row as `pg` reads it (the projection declares the columns), with the actor's name. */
+type AuditRow = AdoptionAuditRow<Date, string> & { actor_username: string | null };
 
 /**
  * Every admin answer goes through here, present routes and future ones: an event anywhere in it (an object with a

@@ -6,29 +6,10 @@ import type {
   RequestStatus,
   AdStatus,
 } from '@pawhaven/contracts';
+import type { AdRow as AdoptionAdsRow, RequestRow as AdoptionRequestsRow } from '@pawhaven/projections';
 
-export type AdRow = {
-  id: string;
-  owner_id: string;
-  name: string;
-  age: string;
-  age_unit: string;
-  pet_type: PetType;
-  breed: string;
-  gender: string | null;
-  size: string | null;
-  vaccinated: boolean | null;
-  spayed_neutered: boolean | null;
-  good_with_children: boolean | null;
-  good_with_dogs: boolean | null;
-  good_with_cats: boolean | null;
-  description: string;
-  location: string;
-  image_url: string;
-  status: AdStatus;
-  request_count: number;
-  created_at: Date;
-  updated_at: Date;
+/** An `adoption_ads` row as `pg` reads it (the projection declares the columns), joined with its owner. */
+export type AdRow = AdoptionAdsRow<Date> & {
   owner_username: string | null;
   owner_is_veterinarian: boolean | null;
   owner_profile_image: string | null;
@@ -71,19 +52,8 @@ export const toAdDto = (r: AdRow): AdoptionAdDto => ({
   myRequest: r.my_request_id ? { _id: r.my_request_id, status: r.my_request_status! } : null,
 });
 
-export type RequestRow = {
-  id: string;
-  ad_id: string;
-  requester_id: string;
-  name: string;
-  email: string;
-  phone: string;
-  message: string;
-  pet_history_image: string | null;
-  status: RequestStatus;
-  reason: string | null;
-  requested_at: Date;
-  responded_at: Date | null;
+/** An `adoption_requests` row as `pg` reads it (the projection declares the columns), with its requester. */
+export type RequestRow = AdoptionRequestsRow<Date> & {
   requester_username: string | null;
   requester_email: string | null;
 };

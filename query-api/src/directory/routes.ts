@@ -8,47 +8,27 @@ import {
   type NgoDto,
   type TeamMemberDto,
 } from '@pawhaven/contracts';
+import type * as ReadModels from '@pawhaven/projections';
 import type { QueryDeps } from '../deps';
 
 /** A LIKE pattern that finds `term` as a plain substring: its `\`, `%` and `_` are literal. */
 const containsPattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-type NgoRow = {
-  id: string;
-  name: string;
-  description: string;
-  phone: string;
-  email: string;
-  image: string;
-  mission: string;
-  services: string[];
-};
-type ClinicRow = {
-  id: string;
-  name: string;
-  location: string;
-  image: string;
-  veterinarians: { name: string; specialization: string }[];
-  services_offered: string[];
-  phone: string;
-  email: string | null;
-};
-type FaqRow = { id: string; question: string; answer: string };
-type TeamRow = {
-  id: string;
-  name: string;
-  role: string;
-  image: string;
-  summary: string;
-  details: TeamMemberDto['details'];
-  contact: TeamMemberDto['contact'];
-};
-type StatsRow = {
-  ads_published: string;
-  pets_adopted: string;
-  registered_vets: string;
-  community_members: string;
-};
+/** The columns each page selects, typed as the directory projection declares its tables. */
+type NgoRow = Pick<
+  ReadModels.NgoRow,
+  'id' | 'name' | 'description' | 'phone' | 'email' | 'image' | 'mission' | 'services'
+>;
+type ClinicRow = Pick<
+  ReadModels.ClinicRow,
+  'id' | 'name' | 'location' | 'image' | 'veterinarians' | 'services_offered' | 'phone' | 'email'
+>;
+type FaqRow = Pick<ReadModels.FaqRow, 'id' | 'question' | 'answer'>;
+type TeamRow = Pick<
+  ReadModels.TeamMemberRow,
+  'id' | 'name' | 'role' | 'image' | 'summary' | 'details' | 'contact'
+>;
+type StatsRow = ReadModels.LandingStatsTotals<string>;
 
 const ngoDto = (r: NgoRow): NgoDto => ({
   _id: r.id,
