@@ -1,4 +1,4 @@
-import { NO_NOTICES, type Notices, type RecordedEvent } from '@pawhaven/platform';
+import { NO_NOTICES, type Notices } from '@pawhaven/platform';
 import { changed } from './deliver';
 import { notificationId, type BroadcastRow, type NotificationStore } from './notifications.rows';
 
