@@ -19,7 +19,11 @@ beforeAll(async () => {
     CREATE TABLE rm_ads (ad_id uuid PRIMARY KEY, owner_id uuid NOT NULL, tags jsonb NOT NULL);
     CREATE INDEX ON rm_ads (owner_id);
     CREATE TABLE rm_likes (ad_id uuid NOT NULL, user_id uuid NOT NULL, PRIMARY KEY (ad_id, user_id));
-    CREATE INDEX ON rm_likes (user_id);`);
+    CREATE INDEX ON rm_likes (user_id);
+    CREATE TABLE rm_terms (user_id uuid NOT NULL, since bigint NOT NULL, until bigint, PRIMARY KEY (user_id, since));
+    CREATE INDEX ON rm_terms (until);
+    CREATE TABLE rm_posts (id uuid PRIMARY KEY, position bigint NOT NULL, seen_by jsonb NOT NULL);
+    CREATE INDEX ON rm_posts (position);`);
 });
 afterAll(async () => {
   await db.drop();
@@ -152,5 +156,96 @@ describe('a read model defined once', () => {
     });
     await db.knex.transaction((tx) => probe.apply(tx, event('Probe', { ownerId: o1! }), { push() {} }));
     expect(seen.at(-1)).toEqual({ owner_id: o1, ads: 2, since: '2026-01-01T00:00:01.000Z' });
+  });
+});
+
+type Term = { user_id: string; since: number; until: number | null };
+type Seen = { id: string; position: number; seen_by: string[] };
+
+/**
+ * Ranges: a user is a member from `since` until `until` (NULL while they are); a post is seen by the members of its
+ * time, and a member leaving lists the posts of their term (each found by a range, never a whole table).
+ */
+const ranged = defineReadModel<{ rm_terms: Term; rm_posts: Seen }>({
+  name: 'ranged-test',
+  tables: {
+    rm_terms: { key: ['user_id', 'since'], ranges: ['until'] },
+    rm_posts: { key: ['id'], ranges: ['position'] },
+  },
+  handles: ['Joined', 'Left', 'Posted'],
+  evolve(rows, e, notices) {
+    const data = e.data as Record<string, string>;
+    const at = Number(e.position);
+    const open = rows.rm_terms.findNull('until');
+    switch (e.type) {
+      case 'Joined':
+        if (!open.some((t) => t.user_id === data.userId))
+          rows.rm_terms.put({ user_id: data.userId!, since: at, until: null });
+        return;
+      case 'Left':
+        for (const term of open.filter((t) => t.user_id === data.userId)) {
+          rows.rm_terms.put({ ...term, until: at });
+          const posts = rows.rm_posts.between('position', term.since, at);
+          notices.push({
+            kind: 'left',
+            userId: data.userId!,
+            posts: posts
+              .map((p) => p.id)
+              .sort()
+              .join(),
+          });
+        }
+        return;
+      case 'Posted': {
+        // Members now: the open terms, and those closed after the post's position (none, in log order).
+        const closedLater = rows.rm_terms.between('until', at, undefined);
+        const members = [...open, ...closedLater].map((t) => t.user_id).sort();
+        rows.rm_posts.put({ id: data.postId!, position: at, seen_by: members });
+        return;
+      }
+    }
+  },
+});
+
+describe('a read model finding rows by ranges and NULLs', () => {
+  it('builds the same rows live as in memory, and sees the rows its batch changed', async () => {
+    const [u1, u2, p1, p2, p3] = Array.from({ length: 5 }, () => crypto.randomUUID());
+    const batches = [
+      [event('Joined', { userId: u1! }), event('Posted', { postId: p1! })],
+      [
+        event('Joined', { userId: u2! }),
+        event('Posted', { postId: p2! }),
+        event('Left', { userId: u1! }),
+        event('Posted', { postId: p3! }),
+      ],
+      [event('Left', { userId: u2! })],
+    ];
+    const pushed: ChangeNotice[] = [];
+    for (const batch of batches)
+      await db.knex.transaction((tx) => ranged.applyBatch!(tx, batch, { push: (n) => void pushed.push(n) }));
+    expect(pushed).toEqual([
+      { kind: 'left', userId: u1, posts: [p1, p2].sort().join() },
+      { kind: 'left', userId: u2, posts: [p2, p3].sort().join() },
+    ]);
+
+    const fold = ranged.fold!();
+    for (const batch of batches) for (const e of batch) fold.apply(e);
+    const folded = fold.rows();
+    for (const t of ['rm_terms', 'rm_posts']) {
+      const { rows: live } = await db.knex.raw(`SELECT to_jsonb(t) AS r FROM ${t} t ORDER BY 1`);
+      const { rows: memory } = await db.knex.raw(
+        `SELECT to_jsonb(r) AS r FROM jsonb_populate_recordset(NULL::${t}, ?::jsonb) r ORDER BY 1`,
+        [JSON.stringify([...folded[t]!])],
+      );
+      expect(live).toEqual(memory);
+    }
+    const { rows: posts } = await db.knex.raw(`SELECT id, seen_by FROM rm_posts`);
+    expect(Object.fromEntries(posts.map((p: Seen) => [p.id, p.seen_by]))).toEqual({
+      [p1!]: [u1],
+      [p2!]: [u1, u2].sort(),
+      [p3!]: [u2],
+    });
+    const { rows: terms } = await db.knex.raw(`SELECT count(*)::int AS n FROM rm_terms WHERE until IS NULL`);
+    expect(terms).toEqual([{ n: 0 }]);
   });
 });

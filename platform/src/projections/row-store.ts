@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { covers, inSpan, RangeIndex, spanSql, type Span } from './range-index';
 
 /**
  * The rows a read model's `evolve` reads and writes (`read-model.ts`), behind one interface with two stores: in
@@ -13,6 +14,11 @@ export type TableSpec<R extends Row = Row> = {
   key: readonly (keyof R & string)[];
   /** Columns `find` may be asked about (each needs an index on the live table). */
   lookups?: readonly (keyof R & string)[];
+  /**
+   * Number columns `between` and `findNull` may be asked about (each needs an index on the live table that serves
+   * a range, or IS NULL).
+   */
+  ranges?: readonly (keyof R & string)[];
   /** Columns PostgreSQL computes (GENERATED): left out of the rows read, never written. */
   generated?: readonly string[];
 };
@@ -25,6 +31,13 @@ export type RowTable<R extends Row> = {
   delete(...key: readonly unknown[]): void;
   /** Every row whose `column` (one of its `lookups`) equals `value`, in no particular order. */
   find(column: keyof R & string, value: unknown): R[];
+  /**
+   * Every row whose `column` (one of its `ranges`) lies strictly between `above` and `below` (a bound left undefined
+   * does not bound), in no particular order; NULLs are not between anything.
+   */
+  between(column: keyof R & string, above: number | undefined, below: number | undefined): R[];
+  /** Every row whose `column` (one of its `ranges`) is NULL, in no particular order. */
+  findNull(column: keyof R & string): R[];
 };
 
 export type RowStore<T extends Record<string, Row>> = { [K in keyof T]: RowTable<T[K]> };
@@ -62,8 +75,12 @@ class MemoryTable implements RowTable<Row> {
   /** Per lookup column, value → keys. */
   private readonly indexes: (readonly [string, Map<unknown, Set<string>>])[];
 
+  /** Per range column, its rows in value order. */
+  private readonly ranges = new Map<string, RangeIndex>();
+
   constructor(private readonly spec: TableSpec) {
     this.indexes = (spec.lookups ?? []).map((column) => [column, new Map()] as const);
+    for (const column of spec.ranges ?? []) this.ranges.set(column, new RangeIndex());
   }
 
   get(...key: readonly unknown[]) {
@@ -80,6 +97,11 @@ class MemoryTable implements RowTable<Row> {
       if (old && before != null) removeFrom(index, before, key);
       if (after != null) addTo(index, after, key);
     }
+    for (const [column, range] of this.ranges) {
+      if (old && old[column] === row[column]) continue;
+      if (old) range.remove(key, old[column]);
+      range.add(key, row[column]);
+    }
     this.rows.set(key, row);
   }
 
@@ -88,6 +110,7 @@ class MemoryTable implements RowTable<Row> {
     const old = this.rows.get(k);
     if (!old) return;
     for (const [column, index] of this.indexes) if (old[column] != null) removeFrom(index, old[column], k);
+    for (const [column, range] of this.ranges) range.remove(k, old[column]);
     this.rows.delete(k);
   }
 
@@ -98,6 +121,20 @@ class MemoryTable implements RowTable<Row> {
     const found: Row[] = [];
     if (keys) for (const k of keys) found.push(this.rows.get(k)!);
     return found;
+  }
+
+  between(column: string, above: number | undefined, below: number | undefined): Row[] {
+    return this.inRange(column, { above, below });
+  }
+
+  findNull(column: string): Row[] {
+    return this.inRange(column, 'null');
+  }
+
+  private inRange(column: string, span: Span): Row[] {
+    const range = this.ranges.get(column);
+    if (!range) throw new Error(`${column} is not a declared range`);
+    return range.find(span).map((k) => this.rows.get(k)!);
   }
 }
 
@@ -133,16 +170,20 @@ class BatchTable implements RowTable<Row> {
   /** Misses of this pass: keys, and lookup values per column. */
   missingKeys: unknown[][] = [];
   missingLookups = new Map<string, unknown[]>();
+  /** Per range column, the spans whose rows are all in `loaded`; and this pass's misses. */
+  readonly spans = new Map<string, Span[]>();
+  missingSpans: { column: string; span: Span }[] = [];
 
   constructor(
     readonly name: string,
     readonly spec: TableSpec,
   ) {
     for (const column of spec.lookups ?? []) this.found.set(column, new Map());
+    for (const column of spec.ranges ?? []) this.spans.set(column, []);
   }
 
   get missed() {
-    return this.missingKeys.length > 0 || this.missingLookups.size > 0;
+    return this.missingKeys.length > 0 || this.missingLookups.size > 0 || this.missingSpans.length > 0;
   }
 
   get(...key: readonly unknown[]) {
@@ -179,6 +220,34 @@ class BatchTable implements RowTable<Row> {
       if (row) result.push(row);
     }
     for (const row of this.pending.values()) if (row !== DELETED && row[column] === value) result.push(row);
+    return result;
+  }
+
+  between(column: string, above: number | undefined, below: number | undefined): Row[] {
+    return this.inRange(column, { above, below });
+  }
+
+  findNull(column: string): Row[] {
+    return this.inRange(column, 'null');
+  }
+
+  /**
+   * The rows in `span`: once a span holding it was loaded, every row it has is in `loaded` (rows loaded otherwise
+   * are the database's too), as changed by this pass.
+   */
+  private inRange(column: string, span: Span): Row[] {
+    const spans = this.spans.get(column);
+    if (!spans) throw new Error(`${column} is not a declared range of ${this.name}`);
+    if (
+      !spans.some((s) => covers(s, span)) &&
+      !this.missingSpans.some((m) => m.column === column && covers(m.span, span))
+    )
+      this.missingSpans.push({ column, span });
+    const result: Row[] = [];
+    for (const [key, row] of this.loaded)
+      if (row && !this.pending.has(key) && inSpan(span, row[column])) result.push(row);
+    for (const row of this.pending.values())
+      if (row !== DELETED && inSpan(span, row[column])) result.push(row);
     return result;
   }
 
@@ -262,6 +331,18 @@ async function loadMisses(tx: Knex.Transaction, missed: readonly BatchTable[]): 
         },
       });
     table.missingLookups = new Map();
+    for (const { column, span } of table.missingSpans) {
+      const where = spanSql(column, span);
+      parts.push({
+        sql: `SELECT to_jsonb(t) FROM ?? t WHERE ${where.sql}`,
+        bindings: [name, ...where.bindings],
+        take: (loaded) => {
+          table.remember(loaded.map((r) => asValues(r, spec, typesOf(name))));
+          table.spans.get(column)!.push(span);
+        },
+      });
+    }
+    table.missingSpans = [];
   }
   const { rows } = (await tx.raw(
     parts.map((part, i) => `SELECT ${i} AS part, r.* FROM (${part.sql}) AS r (row)`).join('\nUNION ALL\n'),

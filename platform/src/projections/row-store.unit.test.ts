@@ -3,6 +3,7 @@ import { memoryStore } from './row-store';
 
 type Ad = { ad_id: string; owner_id: string | null; title: string };
 type Like = { post_id: string; user_id: string };
+type Term = { user_id: string; since: number; until: number | null };
 
 describe('the in-memory row store a rebuild evolves', () => {
   const fresh = () =>
@@ -41,5 +42,33 @@ describe('the in-memory row store a rebuild evolves', () => {
   it('refuses a lookup the table did not declare', () => {
     const { store } = fresh();
     expect(() => store.ads.find('title', 'Rex')).toThrow('title is not a declared lookup');
+  });
+
+  it('finds rows by a range of a number column, and those whose column is NULL', () => {
+    const { store } = memoryStore<{ terms: Term }>({
+      terms: { key: ['user_id', 'since'], lookups: ['user_id'], ranges: ['since', 'until'] },
+    });
+    const since = (rows: Term[]) => rows.map((r) => `${r.user_id}@${r.since}`).sort();
+    store.terms.put({ user_id: 'u1', since: 10, until: 20 });
+    store.terms.put({ user_id: 'u2', since: 5, until: null });
+    store.terms.put({ user_id: 'u3', since: 30, until: null });
+    store.terms.put({ user_id: 'u1', since: 25, until: null });
+    store.terms.put({ user_id: 'u4', since: 10, until: 12 });
+    // Bounds are exclusive; an undefined one does not bound.
+    expect(since(store.terms.between('since', 5, 30))).toEqual(['u1@10', 'u1@25', 'u4@10']);
+    expect(since(store.terms.between('since', undefined, 10))).toEqual(['u2@5']);
+    expect(since(store.terms.between('since', 10, undefined))).toEqual(['u1@25', 'u3@30']);
+    expect(store.terms.between('since', 10, 10)).toEqual([]);
+    // NULL is not between anything, and is found on its own.
+    expect(since(store.terms.between('until', undefined, undefined))).toEqual(['u1@10', 'u4@10']);
+    expect(since(store.terms.findNull('until'))).toEqual(['u1@25', 'u2@5', 'u3@30']);
+    // A change moves the row; a deletion takes it away.
+    store.terms.put({ user_id: 'u2', since: 5, until: 40 });
+    store.terms.delete('u3', 30);
+    expect(since(store.terms.findNull('until'))).toEqual(['u1@25']);
+    expect(since(store.terms.between('until', 15, undefined))).toEqual(['u1@10', 'u2@5']);
+    store.terms.delete('u4', 10);
+    expect(since(store.terms.between('since', 9, 11))).toEqual(['u1@10']);
+    expect(() => store.terms.between('user_id' as 'since', 0, 1)).toThrow('user_id is not a declared range');
   });
 });

@@ -1,4 +1,4 @@
-/** The notification ids, row types and row makers that the projection's `apply` and its fold share. */
+/** The notifications read model's tables (rows, keys, lookups), its notification ids and its row makers. */
 import { hash } from 'node:crypto';
 import {
   NOTIFICATION_TEXTS as T,
@@ -9,7 +9,7 @@ import {
   type NotificationType,
   type UserEvent,
 } from '@pawhaven/contracts';
-import type { RecordedEvent } from '@pawhaven/platform';
+import type { RecordedEvent, RowStore, TableSpec } from '@pawhaven/platform';
 
 /**
  * A notification's id: UUID-shaped (version 5 layout) from the SHA-1 of the event that caused it and its recipient,
@@ -85,18 +85,18 @@ export type PostRow = { id: string; author_id: string };
 export type AdRow = { id: string; owner_id: string; name: string };
 export type RequestRow = { id: string; ad_id: string; requester_id: string };
 
-/** What a notification says and is about: every column but whose it is (`id`, `user_id`) and `read`. */
-type NotificationContent = Omit<NotificationRow, 'id' | 'user_id' | 'read'>;
-
-/** What `n` tells its recipient, created at `createdAt`, as both `apply` and `fold` write it. */
-export function contentOf(n: Omit<NewNotification, 'recipientId'>, createdAt: string): NotificationContent {
+/** `n` as its recipient's row (`id`), unread, created at `createdAt`. */
+export function notificationRow(id: string, n: NewNotification, createdAt: string): NotificationRow {
   const data: NotificationDto['data'] = {};
   if (n.postId) data.postId = n.postId;
   if (n.commentId) data.commentId = n.commentId;
   if (n.adId) data.adId = n.adId;
   if (n.requestId) data.requestId = n.requestId;
   data.actorId = n.actorId;
+  // Every column, in one order (rows of every kind share one shape).
   return {
+    id,
+    user_id: n.recipientId,
     type: n.type,
     title: n.title,
     message: n.message,
@@ -106,6 +106,7 @@ export function contentOf(n: Omit<NewNotification, 'recipientId'>, createdAt: st
     comment_id: n.commentId ?? null,
     ad_id: n.adId ?? null,
     request_id: n.requestId ?? null,
+    read: false,
     created_at: createdAt,
   };
 }
@@ -113,7 +114,7 @@ export function contentOf(n: Omit<NewNotification, 'recipientId'>, createdAt: st
 /** A `notification_broadcasts` row, every column included; `position` is the PostPublished event's. */
 export type BroadcastRow = {
   id: string;
-  position: bigint;
+  position: number;
   type: 'new_post_vet_notification';
   title: string;
   message: string;
@@ -122,15 +123,16 @@ export type BroadcastRow = {
   post_id: string;
   created_at: string;
 };
-export type VetTermRow = { user_id: string; since: bigint; until: bigint | null };
+/** Log positions (bigint columns) are numbers: a log holds fewer than 2^53 events. */
+export type VetTermRow = { user_id: string; since: number; until: number | null };
 export type ReceiptRow = { broadcast_id: string; user_id: string; deleted: boolean };
-export type MarkRow = { user_id: string; read_before: bigint; deleted_before: bigint };
+export type MarkRow = { user_id: string; read_before: number; deleted_before: number };
 
 /** Whether a user receives veterinarians' posts: a verified veterinarian whose account is not deleted. */
 export const isVet = (u: Pick<UserRow, 'is_veterinarian' | 'verified' | 'deleted'>) =>
   u.is_veterinarian && u.verified && !u.deleted;
 
-/** The broadcast of a veterinarian's post `postId`, as both `apply` and `fold` write it. */
+/** The broadcast of a veterinarian's post `postId`. */
 export function broadcastRow(
   recorded: RecordedEvent,
   postId: string,
@@ -141,7 +143,7 @@ export function broadcastRow(
   const { title, message } = T.new_post_vet_notification;
   return {
     id: recorded.eventId,
-    position: recorded.position,
+    position: Number(recorded.position),
     type: 'new_post_vet_notification',
     title,
     message: message(author),
@@ -151,3 +153,38 @@ export function broadcastRow(
     created_at: createdAt,
   };
 }
+
+export type NotificationRows = {
+  notifications: NotificationRow;
+  notification_users: UserRow;
+  notification_posts: PostRow;
+  notification_ads: AdRow;
+  notification_adoption_requests: RequestRow;
+  notification_broadcasts: BroadcastRow;
+  notification_vet_terms: VetTermRow;
+  notification_receipts: ReceiptRow;
+  notification_marks: MarkRow;
+};
+export type NotificationStore = RowStore<NotificationRows>;
+
+/**
+ * Keys, and what each table is found by: a user's notifications, those they caused, those about a post, a comment,
+ * a request; an author's posts, an owner's ads, a requester's requests and an ad's; a post's and an author's
+ * broadcasts, and broadcasts by position; a user's terms, and terms by their end (NULL: open); a user's receipts and
+ * a broadcast's.
+ */
+export const NOTIFICATION_TABLES: { [K in keyof NotificationRows]: TableSpec<NotificationRows[K]> } = {
+  notifications: { key: ['id'], lookups: ['user_id', 'actor_id', 'post_id', 'comment_id', 'request_id'] },
+  notification_users: { key: ['id'] },
+  notification_posts: { key: ['id'], lookups: ['author_id'] },
+  notification_ads: { key: ['id'], lookups: ['owner_id'] },
+  notification_adoption_requests: { key: ['id'], lookups: ['requester_id', 'ad_id'] },
+  notification_broadcasts: { key: ['id'], lookups: ['post_id', 'actor_id'], ranges: ['position'] },
+  notification_vet_terms: { key: ['user_id', 'since'], lookups: ['user_id'], ranges: ['until'] },
+  notification_receipts: { key: ['user_id', 'broadcast_id'], lookups: ['user_id', 'broadcast_id'] },
+  notification_marks: { key: ['user_id'] },
+};
+
+/** A user's name as notifications quote it. */
+export const usernameOf = (rows: NotificationStore, userId: string) =>
+  rows.notification_users.get(userId)?.username ?? T.someone;
