@@ -3,10 +3,10 @@ import type { Knex } from 'knex';
 /**
  * The rows a read model's `evolve` reads and writes (`read-model.ts`), behind one interface with two stores: in
  * memory for rebuilds (`memoryStore`), and over the projection's tables for live batches (`batchStore`). Rows are
- * plain values as their columns hold them (timestamps as ISO text). `evolve` may change a row it got (`get`, `find`)
- * and must then `put` it back, or `put` a new one: in memory the row held is handed out and changed in place (a
- * rebuild allocates nothing for it); a live batch hands out its own copy per pass, so a pass thrown away leaves
- * nothing behind, and only what is `put` is written.
+ * plain values as their columns hold them (timestamps as ISO text). `evolve` may change a row it got (`get`, `find`),
+ * but not its key columns (a row of another key is a new row), and must then `put` it back, or `put` a new one: in
+ * memory the row held is handed out and changed in place (a rebuild allocates nothing for it); a live batch hands
+ * out its own copy per pass, so a pass thrown away leaves nothing behind, and only what is `put` is written.
  */
 export type Row = Record<string, unknown>;
 
@@ -58,6 +58,8 @@ const removeFrom = <K>(index: Map<unknown, Set<K>>, value: unknown, key: K) => {
   if (set?.delete(key) && set.size === 0) index.delete(value);
 };
 
+const NO_KEY: readonly unknown[] = [];
+
 /** A row held in memory, with the values its lookup columns' indexes hold it under (the row may change since). */
 type Slot = { row: Row; indexed: unknown[] };
 /** Rows by key: one map per key column, nested (no key text is built); the last column's map holds the slots. */
@@ -73,6 +75,8 @@ class MemoryTable implements RowTable<Row> {
   private readonly lookups: readonly string[];
   /** Per lookup column (in `lookups`' order), value → slots. */
   private readonly indexes: Map<unknown, Set<Slot>>[];
+  /** The slot `get` answered last: the row `evolve` most likely puts back next, found without its key. */
+  private handed: Slot | undefined;
 
   constructor(spec: TableSpec) {
     this.columns = spec.key;
@@ -80,11 +84,11 @@ class MemoryTable implements RowTable<Row> {
     this.indexes = this.lookups.map(() => new Map());
   }
 
-  /** The map holding the last key column's slots under the other key values, made if `make`. */
-  private level(key: (i: number) => unknown, make: boolean): Map<string, Slot> | undefined {
+  /** The map holding the last key column's slots under the other key values (`row`'s, or `key`'s). */
+  private level(row: Row | null, key: readonly unknown[], make: boolean): Map<string, Slot> | undefined {
     let level = this.root;
     for (let i = 0; i < this.columns.length - 1; i++) {
-      const value = text(key(i));
+      const value = text(row ? row[this.columns[i]!] : key[i]);
       let next = level.get(value) as Level | undefined;
       if (!next) {
         if (!make) return undefined;
@@ -95,28 +99,29 @@ class MemoryTable implements RowTable<Row> {
     return level as Map<string, Slot>;
   }
 
-  private slot(key: readonly unknown[]): Slot | undefined {
-    const last = this.columns.length - 1;
-    const level = last === 0 ? (this.root as Map<string, Slot>) : this.level((i) => key[i], false);
-    return level?.get(text(key[last]));
-  }
-
   get(...key: readonly unknown[]) {
-    return this.slot(key)?.row;
+    const last = this.columns.length - 1;
+    const level = last === 0 ? (this.root as Map<string, Slot>) : this.level(null, key, false);
+    const slot = level?.get(text(key[last]));
+    if (slot) this.handed = slot;
+    return slot?.row;
   }
 
   put(row: Row) {
     const { columns, lookups, indexes } = this;
-    const last = columns.length - 1;
-    const level = last === 0 ? (this.root as Map<string, Slot>) : this.level((i) => row[columns[i]!], true)!;
-    const key = text(row[columns[last]!]);
-    const slot = level.get(key);
+    let slot = this.handed?.row === row ? this.handed : undefined;
     if (!slot) {
-      const added: Slot = { row, indexed: lookups.map((column) => row[column]) };
-      level.set(key, added);
-      for (let i = 0; i < lookups.length; i++)
-        if (added.indexed[i] != null) addTo(indexes[i]!, added.indexed[i], added);
-      return;
+      const last = columns.length - 1;
+      const level = last === 0 ? (this.root as Map<string, Slot>) : this.level(row, NO_KEY, true)!;
+      const key = text(row[columns[last]!]);
+      slot = level.get(key);
+      if (!slot) {
+        const added: Slot = { row, indexed: lookups.map((column) => row[column]) };
+        level.set(key, added);
+        for (let i = 0; i < lookups.length; i++)
+          if (added.indexed[i] != null) addTo(indexes[i]!, added.indexed[i], added);
+        return;
+      }
     }
     slot.row = row;
     for (let i = 0; i < lookups.length; i++) {
@@ -130,8 +135,9 @@ class MemoryTable implements RowTable<Row> {
   }
 
   delete(...key: readonly unknown[]) {
+    this.handed = undefined;
     const last = this.columns.length - 1;
-    const level = last === 0 ? (this.root as Map<string, Slot>) : this.level((i) => key[i], false);
+    const level = last === 0 ? (this.root as Map<string, Slot>) : this.level(null, key, false);
     const k = text(key[last]);
     const slot = level?.get(k);
     if (!slot) return;

@@ -50,6 +50,11 @@ describe('the in-memory row store a rebuild evolves', () => {
     store.ads.put(ad);
     expect(store.ads.find('owner_id', 'u2')).toEqual([]);
     expect(store.ads.get('a1')).toBe(ad);
+    // Deleted, then put back: held again, found again.
+    store.ads.delete('a1');
+    ad.owner_id = 'u3';
+    store.ads.put(ad);
+    expect(store.ads.find('owner_id', 'u3')).toEqual([ad]);
   });
 
   it('keeps composite keys apart whatever characters their values hold', () => {
