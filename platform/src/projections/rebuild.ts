@@ -55,9 +55,9 @@ export type RebuildOptions = {
  * makes the live tables equal to the shadow (only rows that differ are written) and stores the checkpoint. Readers
  * see the old model or the rebuilt one, never an empty or partial one, and the checkpoint never goes back.
  *
- * A projection with a `fold` is replayed in memory and, usually, compared with the live tables and written in place
- * (`write-in-place.ts`: the same one transaction, only differing rows written, no shadow copies); one without replays
- * `apply` as above.
+ * A projection with a `fold` is replayed in memory (`rebuild-fold-pass.ts`) and, usually, compared with the live
+ * tables and written in place (`write-folds.ts`, `write-in-place.ts`: the same one transaction, only differing rows
+ * written, no shadow copies); one without replays `apply` as above.
  *
  * The checkpoint ends where the live one was, or further if the replay went further (nobody was projecting):
  * then a live projector notices it moved, leaves its group and follows on alone from the stored checkpoint.
