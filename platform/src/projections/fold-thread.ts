@@ -3,10 +3,11 @@ import { Worker } from 'node:worker_threads';
 import type { EventStore, LogPosition, ReadAllOptions, RecordedEvent } from '../event-store/event-store';
 import type { OpenerSource } from '../personal-data/encrypting-event-store';
 import type { Projection, ProjectionSource } from './projection';
-import type { RebuildResult, Replayed, WriteProgress } from './rebuild';
+import type { RebuildResult, Replayed } from './rebuild';
+import type { WriteProgress } from './write-folds';
 
 /**
- * A rebuild's second thread (rebuild.ts, the fold path). One thread cannot go faster than reading the log, opening
+ * A rebuild's second thread (the fold path, rebuild-fold-pass.ts). One thread cannot go faster than reading the log, opening
  * its personal fields and feeding every fold, one event after another; with two, the thread that reads also feeds
  * the lighter folds and hands the heavier ones' events (cloned in batches, cheaper than reading them twice) to this
  * one, which folds them and then writes their projections while the reading thread writes its own.

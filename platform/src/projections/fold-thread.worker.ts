@@ -4,7 +4,8 @@ import type { EventStore, LogPosition, ReadAllOptions, RecordedEvent } from '../
 import type { FoldThreadData, FromFoldThread, ToFoldThread } from './fold-thread';
 import type { Projection } from './projection';
 import type { PersonalFieldOpener } from '../personal-data/encrypting-event-store';
-import { foldsOf, openSome, writeFolds, type FoldFeed } from './rebuild';
+import { foldsOf, openSome, type FoldFeed } from './rebuild-fold-pass';
+import { writeFolds } from './write-folds';
 import { readLiveAhead, type LiveSnapshot } from './write-in-place';
 
 /** The fold thread itself (see fold-thread.ts): folds the events it is sent, then writes its projections. */

@@ -43,10 +43,10 @@ export function spanSql(column: string, span: Span): { sql: string; bindings: (s
  * One column's rows in memory by value: keys in value order (equal values in the order they came), and the keys of
  * the rows whose value is NULL. Values mostly come in order (positions), so an insertion is mostly an append.
  */
-export class RangeIndex {
+export class RangeIndex<K = string> {
   private readonly values: number[] = [];
-  private readonly keys: string[] = [];
-  private readonly nulls = new Set<string>();
+  private readonly keys: K[] = [];
+  private readonly nulls = new Set<K>();
 
   /** The first index whose value is above `value` (`strict`) or at least `value`. */
   private bound(value: number, strict: boolean): number {
@@ -61,7 +61,7 @@ export class RangeIndex {
     return lo;
   }
 
-  add(key: string, value: unknown): void {
+  add(key: K, value: unknown): void {
     if (value == null) {
       this.nulls.add(key);
       return;
@@ -73,7 +73,7 @@ export class RangeIndex {
     this.keys.splice(at, 0, key);
   }
 
-  remove(key: string, value: unknown): void {
+  remove(key: K, value: unknown): void {
     if (value == null) {
       this.nulls.delete(key);
       return;
@@ -88,7 +88,7 @@ export class RangeIndex {
   }
 
   /** The keys of the rows in `span`. */
-  find(span: Span): string[] {
+  find(span: Span): K[] {
     if (span === 'null') return [...this.nulls];
     const from = span.above === undefined ? 0 : this.bound(span.above, true);
     const to = span.below === undefined ? this.values.length : this.bound(span.below, false);

@@ -157,6 +157,32 @@ describe('a read model defined once', () => {
     await db.knex.transaction((tx) => probe.apply(tx, event('Probe', { ownerId: o1! }), { push() {} }));
     expect(seen.at(-1)).toEqual({ owner_id: o1, ads: 2, since: '2026-01-01T00:00:01.000Z' });
   });
+
+  it('lets evolve change the rows it got and put them back: a pass run again after a miss changes them once', async () => {
+    const bump = defineReadModel<{ rm_owners: Owner; rm_ads: Ad }>({
+      name: 'bump',
+      tables: { rm_owners: { key: ['owner_id'] }, rm_ads: { key: ['ad_id'], lookups: ['owner_id'] } },
+      handles: ['Bump'],
+      evolve(rows, e) {
+        const owner = rows.rm_owners.get((e.data as { ownerId: string }).ownerId);
+        if (!owner) return;
+        owner.ads += 1;
+        rows.rm_owners.put(owner);
+        // Asked for only once the owner is loaded: a miss of the pass after the owner's, which runs again.
+        for (const ad of rows.rm_ads.find('owner_id', owner.owner_id)) {
+          ad.tags.push('bumped');
+          rows.rm_ads.put(ad);
+        }
+      },
+    });
+    await db.knex.transaction((tx) => bump.apply(tx, event('Bump', { ownerId: o1! }), { push() {} }));
+    const tables = await live();
+    expect(tables.rm_owners).toEqual([{ owner_id: o1, ads: 3, since: '2026-01-01T00:00:01+00:00' }]);
+    expect(tables.rm_ads.map((ad: Ad) => ad.tags).sort()).toEqual([
+      ['cat', 'bumped'],
+      ['dog', 'bumped'],
+    ]);
+  });
 });
 
 type Term = { user_id: string; since: number; until: number | null };

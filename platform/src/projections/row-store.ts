@@ -4,8 +4,10 @@ import { covers, inSpan, RangeIndex, spanSql, type Span } from './range-index';
 /**
  * The rows a read model's `evolve` reads and writes (`read-model.ts`), behind one interface with two stores: in
  * memory for rebuilds (`memoryStore`), and over the projection's tables for live batches (`batchStore`). Rows are
- * plain values as their columns hold them (timestamps as ISO text); treat a row read as read-only and `put` a new
- * one to change it.
+ * plain values as their columns hold them (timestamps as ISO text). `evolve` may change a row it got (`get`, `find`),
+ * but not its key columns (a row of another key is a new row), and must then `put` it back, or `put` a new one: in
+ * memory the row held is handed out and changed in place (a rebuild allocates nothing for it); a live batch hands
+ * out its own copy per pass, so a pass thrown away leaves nothing behind, and only what is `put` is written.
  */
 export type Row = Record<string, unknown>;
 
@@ -59,67 +61,132 @@ function keyOf(spec: TableSpec, row: Row): string {
 }
 
 /** Adds `key` to `index[value]`. */
-const addTo = (index: Map<unknown, Set<string>>, value: unknown, key: string) => {
+const addTo = <K>(index: Map<unknown, Set<K>>, value: unknown, key: K) => {
   const set = index.get(value);
   if (set) set.add(key);
   else index.set(value, new Set([key]));
 };
-const removeFrom = (index: Map<unknown, Set<string>>, value: unknown, key: string) => {
+const removeFrom = <K>(index: Map<unknown, Set<K>>, value: unknown, key: K) => {
   const set = index.get(value);
   if (set?.delete(key) && set.size === 0) index.delete(value);
 };
 
-/** One table in memory, with an index per lookup column (null values are not found, as `= NULL` finds nothing). */
+const NO_KEY: readonly unknown[] = [];
+
+/**
+ * A row held in memory, with the values its lookup columns' indexes hold it under, and its range columns' (the row
+ * may change since).
+ */
+type Slot = { row: Row; indexed: unknown[]; ranged: unknown[] };
+/** Rows by key: one map per key column, nested (no key text is built); the last column's map holds the slots. */
+type Level = Map<string, Level | Slot>;
+
+/**
+ * One table in memory, with an index per lookup column (null values are not found, as `= NULL` finds nothing).
+ * `get` and `find` hand out the rows held, which `evolve` may change and `put` back: nothing is allocated then.
+ */
 class MemoryTable implements RowTable<Row> {
-  readonly rows = new Map<string, Row>();
-  /** Per lookup column, value → keys. */
-  private readonly indexes: (readonly [string, Map<unknown, Set<string>>])[];
+  private readonly root: Level = new Map();
+  private readonly columns: readonly string[];
+  private readonly lookups: readonly string[];
+  /** Per lookup column (in `lookups`' order), value → slots. */
+  private readonly indexes: Map<unknown, Set<Slot>>[];
+  private readonly rangeColumns: readonly string[];
+  /** Per range column (in `rangeColumns`' order), its slots in value order. */
+  private readonly ranges: RangeIndex<Slot>[];
+  /** The slot `get` answered last: the row `evolve` most likely puts back next, found without its key. */
+  private handed: Slot | undefined;
 
-  /** Per range column, its rows in value order. */
-  private readonly ranges = new Map<string, RangeIndex>();
+  constructor(spec: TableSpec) {
+    this.columns = spec.key;
+    this.lookups = spec.lookups ?? [];
+    this.indexes = this.lookups.map(() => new Map());
+    this.rangeColumns = spec.ranges ?? [];
+    this.ranges = this.rangeColumns.map(() => new RangeIndex<Slot>());
+  }
 
-  constructor(private readonly spec: TableSpec) {
-    this.indexes = (spec.lookups ?? []).map((column) => [column, new Map()] as const);
-    for (const column of spec.ranges ?? []) this.ranges.set(column, new RangeIndex());
+  /** The map holding the last key column's slots under the other key values (`row`'s, or `key`'s). */
+  private level(row: Row | null, key: readonly unknown[], make: boolean): Map<string, Slot> | undefined {
+    let level = this.root;
+    for (let i = 0; i < this.columns.length - 1; i++) {
+      const value = text(row ? row[this.columns[i]!] : key[i]);
+      let next = level.get(value) as Level | undefined;
+      if (!next) {
+        if (!make) return undefined;
+        level.set(value, (next = new Map()));
+      }
+      level = next;
+    }
+    return level as Map<string, Slot>;
   }
 
   get(...key: readonly unknown[]) {
-    return this.rows.get(keyText(key));
+    const last = this.columns.length - 1;
+    const level = last === 0 ? (this.root as Map<string, Slot>) : this.level(null, key, false);
+    const slot = level?.get(text(key[last]));
+    if (slot) this.handed = slot;
+    return slot?.row;
   }
 
   put(row: Row) {
-    const key = keyOf(this.spec, row);
-    const old = this.rows.get(key);
-    for (const [column, index] of this.indexes) {
-      const before = old?.[column];
-      const after = row[column];
-      if (old && before === after) continue;
-      if (old && before != null) removeFrom(index, before, key);
-      if (after != null) addTo(index, after, key);
+    const { columns, lookups, indexes, rangeColumns, ranges } = this;
+    let slot = this.handed?.row === row ? this.handed : undefined;
+    if (!slot) {
+      const last = columns.length - 1;
+      const level = last === 0 ? (this.root as Map<string, Slot>) : this.level(row, NO_KEY, true)!;
+      const key = text(row[columns[last]!]);
+      slot = level.get(key);
+      if (!slot) {
+        const added: Slot = {
+          row,
+          indexed: lookups.map((column) => row[column]),
+          ranged: rangeColumns.map((column) => row[column]),
+        };
+        level.set(key, added);
+        for (let i = 0; i < lookups.length; i++)
+          if (added.indexed[i] != null) addTo(indexes[i]!, added.indexed[i], added);
+        for (let i = 0; i < rangeColumns.length; i++) ranges[i]!.add(added, added.ranged[i]);
+        return;
+      }
     }
-    for (const [column, range] of this.ranges) {
-      if (old && old[column] === row[column]) continue;
-      if (old) range.remove(key, old[column]);
-      range.add(key, row[column]);
+    slot.row = row;
+    for (let i = 0; i < lookups.length; i++) {
+      const before = slot.indexed[i];
+      const after = row[lookups[i]!];
+      if (before === after) continue;
+      if (before != null) removeFrom(indexes[i]!, before, slot);
+      if (after != null) addTo(indexes[i]!, after, slot);
+      slot.indexed[i] = after;
     }
-    this.rows.set(key, row);
+    for (let i = 0; i < rangeColumns.length; i++) {
+      const before = slot.ranged[i];
+      const after = row[rangeColumns[i]!];
+      if (before === after) continue;
+      ranges[i]!.remove(slot, before);
+      ranges[i]!.add(slot, after);
+      slot.ranged[i] = after;
+    }
   }
 
   delete(...key: readonly unknown[]) {
-    const k = keyText(key);
-    const old = this.rows.get(k);
-    if (!old) return;
-    for (const [column, index] of this.indexes) if (old[column] != null) removeFrom(index, old[column], k);
-    for (const [column, range] of this.ranges) range.remove(k, old[column]);
-    this.rows.delete(k);
+    this.handed = undefined;
+    const last = this.columns.length - 1;
+    const level = last === 0 ? (this.root as Map<string, Slot>) : this.level(null, key, false);
+    const k = text(key[last]);
+    const slot = level?.get(k);
+    if (!slot) return;
+    for (let i = 0; i < this.lookups.length; i++)
+      if (slot.indexed[i] != null) removeFrom(this.indexes[i]!, slot.indexed[i], slot);
+    for (let i = 0; i < this.rangeColumns.length; i++) this.ranges[i]!.remove(slot, slot.ranged[i]);
+    level!.delete(k);
   }
 
   find(column: string, value: unknown): Row[] {
-    const index = this.indexes.find(([c]) => c === column)?.[1];
+    const index = this.indexes[this.lookups.indexOf(column)];
     if (!index) throw new Error(`${column} is not a declared lookup`);
-    const keys = index.get(value);
     const found: Row[] = [];
-    if (keys) for (const k of keys) found.push(this.rows.get(k)!);
+    const slots = index.get(value);
+    if (slots) for (const slot of slots) found.push(slot.row);
     return found;
   }
 
@@ -132,9 +199,15 @@ class MemoryTable implements RowTable<Row> {
   }
 
   private inRange(column: string, span: Span): Row[] {
-    const range = this.ranges.get(column);
+    const range = this.ranges[this.rangeColumns.indexOf(column)];
     if (!range) throw new Error(`${column} is not a declared range`);
-    return range.find(span).map((k) => this.rows.get(k)!);
+    return range.find(span).map((slot) => slot.row);
+  }
+
+  /** Every row held. */
+  *rows(level: Level = this.root, depth = this.columns.length - 1): Generator<Row> {
+    if (depth === 0) for (const slot of level.values()) yield (slot as Slot).row;
+    else for (const next of level.values()) yield* this.rows(next as Level, depth - 1);
   }
 }
 
@@ -147,7 +220,7 @@ export function memoryStore<T extends Record<string, Row>>(
   ) as Record<string, MemoryTable>;
   return {
     store: tables as unknown as RowStore<T>,
-    rows: () => Object.fromEntries(Object.entries(tables).map(([name, t]) => [name, t.rows.values()])),
+    rows: () => Object.fromEntries(Object.entries(tables).map(([name, t]) => [name, t.rows()])),
   };
 }
 
@@ -167,6 +240,8 @@ class BatchTable implements RowTable<Row> {
   readonly found = new Map<string, Map<unknown, Set<string>>>();
   /** This pass's changes. */
   pending = new Map<string, Row | typeof DELETED>();
+  /** This pass's copies of loaded rows, as handed to `evolve` (which may change them): `loaded` stays as read. */
+  copies = new Map<string, Row>();
   /** Misses of this pass: keys, and lookup values per column. */
   missingKeys: unknown[][] = [];
   missingLookups = new Map<string, unknown[]>();
@@ -191,9 +266,16 @@ class BatchTable implements RowTable<Row> {
     const changed = this.pending.get(k);
     if (changed !== undefined) return changed === DELETED ? undefined : changed;
     const row = this.loaded.get(k);
-    if (row !== undefined) return row ?? undefined;
+    if (row !== undefined) return row === null ? undefined : this.copy(k, row);
     this.missingKeys.push([...key]);
     return undefined;
+  }
+
+  /** The pass's copy of a loaded row: a pass thrown away (a miss, a throw) leaves nothing changed behind. */
+  private copy(key: string, row: Row): Row {
+    let copy = this.copies.get(key);
+    if (!copy) this.copies.set(key, (copy = structuredClone(row)));
+    return copy;
   }
 
   put(row: Row) {
@@ -217,7 +299,7 @@ class BatchTable implements RowTable<Row> {
     for (const key of keys ?? []) {
       if (this.pending.has(key)) continue;
       const row = this.loaded.get(key);
-      if (row) result.push(row);
+      if (row) result.push(this.copy(key, row));
     }
     for (const row of this.pending.values()) if (row !== DELETED && row[column] === value) result.push(row);
     return result;
@@ -245,7 +327,7 @@ class BatchTable implements RowTable<Row> {
       this.missingSpans.push({ column, span });
     const result: Row[] = [];
     for (const [key, row] of this.loaded)
-      if (row && !this.pending.has(key) && inSpan(span, row[column])) result.push(row);
+      if (row && !this.pending.has(key) && inSpan(span, row[column])) result.push(this.copy(key, row));
     for (const row of this.pending.values())
       if (row !== DELETED && inSpan(span, row[column])) result.push(row);
     return result;
@@ -418,7 +500,10 @@ export async function runBatch<T extends Record<string, Row>>(
   const tables = Object.entries(specs).map(([name, spec]) => new BatchTable(name, spec as TableSpec));
   const store = Object.fromEntries(tables.map((t) => [t.name, t])) as unknown as RowStore<T>;
   for (let passes = 1; ; passes++) {
-    for (const t of tables) t.pending = new Map();
+    for (const t of tables) {
+      t.pending = new Map();
+      t.copies = new Map();
+    }
     let failure: unknown;
     try {
       pass(store);

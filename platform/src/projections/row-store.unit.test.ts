@@ -39,6 +39,33 @@ describe('the in-memory row store a rebuild evolves', () => {
     expect(store.likes.find('user_id', 'u1')).toEqual([]);
   });
 
+  it('hands out the rows it holds, which change in place and are put back, lookups following', () => {
+    const { store } = fresh();
+    store.ads.put({ ad_id: 'a1', owner_id: 'u1', title: 'Rex' });
+    const ad = store.ads.get('a1')!;
+    ad.owner_id = 'u2';
+    store.ads.put(ad);
+    expect(store.ads.find('owner_id', 'u1')).toEqual([]);
+    expect(store.ads.find('owner_id', 'u2')).toEqual([{ ad_id: 'a1', owner_id: 'u2', title: 'Rex' }]);
+    ad.owner_id = null;
+    store.ads.put(ad);
+    expect(store.ads.find('owner_id', 'u2')).toEqual([]);
+    expect(store.ads.get('a1')).toBe(ad);
+    // Deleted, then put back: held again, found again.
+    store.ads.delete('a1');
+    ad.owner_id = 'u3';
+    store.ads.put(ad);
+    expect(store.ads.find('owner_id', 'u3')).toEqual([ad]);
+  });
+
+  it('keeps composite keys apart whatever characters their values hold', () => {
+    const { store, rows } = fresh();
+    store.likes.put({ post_id: 'p\u0000u', user_id: 'v' });
+    store.likes.put({ post_id: 'p', user_id: 'u\u0000v' });
+    expect([...rows().likes!]).toHaveLength(2);
+    expect(store.likes.get('p', 'u\u0000v')).toEqual({ post_id: 'p', user_id: 'u\u0000v' });
+  });
+
   it('refuses a lookup the table did not declare', () => {
     const { store } = fresh();
     expect(() => store.ads.find('title', 'Rex')).toThrow('title is not a declared lookup');

@@ -112,7 +112,12 @@ export const adoptionAdsProjection = defineReadModel<{ adoption_ads: AdRow; adop
       reason: string | null = null,
     ) => {
       const request = requests.get(requestId);
-      if (request) requests.put({ ...request, status, responded_at: at, reason });
+      if (request) {
+        request.status = status;
+        request.responded_at = at;
+        request.reason = reason;
+        requests.put(request);
+      }
       concerned(adId, requestId);
     };
 
@@ -134,7 +139,8 @@ export const adoptionAdsProjection = defineReadModel<{ adoption_ads: AdRow; adop
         requests.delete(request.id);
         const ad = ads.get(request.ad_id);
         if (!ad) continue;
-        ads.put({ ...ad, request_count: ad.request_count - 1 });
+        ad.request_count--;
+        ads.put(ad);
         told.push(ad.owner_id);
       }
       adoptionsChanged(notices, told);
@@ -176,24 +182,24 @@ export const adoptionAdsProjection = defineReadModel<{ adoption_ads: AdRow; adop
       }
       case 'AdoptionAdUpdated': {
         if (ad) {
-          const next: Row = { ...ad, updated_at: event.data.updatedAt };
+          ad.updated_at = event.data.updatedAt;
+          const columns: Row = ad;
           const changes = event.data.changes;
           for (const key in changes)
             if (Object.hasOwn(DETAIL_COLUMNS, key))
-              next[DETAIL_COLUMNS[key as keyof PetDetails]] = changes[key as keyof PetDetails];
-          ads.put(next as AdRow);
+              columns[DETAIL_COLUMNS[key as keyof PetDetails]] = changes[key as keyof PetDetails];
+          ads.put(ad);
         }
         concerned(adId);
         return;
       }
       case 'AdoptionAdDeleted':
-        if (ad)
-          ads.put({
-            ...ad,
-            status: 'deleted',
-            deleted_at: event.data.deletedAt,
-            updated_at: event.data.deletedAt,
-          });
+        if (ad) {
+          ad.status = 'deleted';
+          ad.deleted_at = event.data.deletedAt;
+          ad.updated_at = event.data.deletedAt;
+          ads.put(ad);
+        }
         concerned(adId);
         return;
       case 'AdoptionRequested': {
@@ -215,7 +221,8 @@ export const adoptionAdsProjection = defineReadModel<{ adoption_ads: AdRow; adop
             requested_at: d.requestedAt,
             responded_at: null,
           });
-          ads.put({ ...ad, request_count: ad.request_count + 1 });
+          ad.request_count++;
+          ads.put(ad);
         }
         concerned(adId, d.requestId);
         return;
@@ -225,7 +232,10 @@ export const adoptionAdsProjection = defineReadModel<{ adoption_ads: AdRow; adop
         if (request) {
           requests.delete(request.id);
           // The count of the ad whose stream recorded the deletion.
-          if (ad) ads.put({ ...ad, request_count: ad.request_count - 1 });
+          if (ad) {
+            ad.request_count--;
+            ads.put(ad);
+          }
         }
         // The row is gone: this finds the owner only; the requester comes from the deleted row.
         concerned(adId, event.data.requestId);
@@ -236,7 +246,11 @@ export const adoptionAdsProjection = defineReadModel<{ adoption_ads: AdRow; adop
         respond(adId, event.data.requestId, 'accepted', event.data.acceptedAt);
         return;
       case 'PetAdopted':
-        if (ad) ads.put({ ...ad, status: 'adopted', updated_at: event.data.adoptedAt });
+        if (ad) {
+          ad.status = 'adopted';
+          ad.updated_at = event.data.adoptedAt;
+          ads.put(ad);
+        }
         concerned(adId, event.data.requestId);
         return;
       case 'AdoptionRequestRejected':

@@ -19,19 +19,18 @@ export function count(
     likes_given: 0,
     likes_received: 0,
   };
-  rows.user_community_stats.put({
-    ...s,
-    posts: s.posts + (by.posts ?? 0),
-    comments: s.comments + (by.comments ?? 0),
-    likes_given: s.likes_given + (by.likes_given ?? 0),
-    likes_received: s.likes_received + (by.likes_received ?? 0),
-  });
+  s.posts += by.posts ?? 0;
+  s.comments += by.comments ?? 0;
+  s.likes_given += by.likes_given ?? 0;
+  s.likes_received += by.likes_received ?? 0;
+  rows.user_community_stats.put(s);
 }
 
 /** The number of live posts (the feed's X-Total-Count), moved by `by`. */
 export function addTotal(rows: CommunityStore, by: 1 | -1) {
-  const totals = rows.community_totals.get(true);
-  rows.community_totals.put({ id: true, posts: (totals?.posts ?? 0) + by });
+  const totals = rows.community_totals.get(true) ?? { id: true, posts: 0 };
+  totals.posts += by;
+  rows.community_totals.put(totals);
 }
 
 /** From a comment of the post up through its ancestors (parents are not checked for post), `live_replies` moves. */
@@ -42,7 +41,8 @@ export function moveLiveReplies(rows: CommunityStore, postId: string, fromCommen
   const seen = new Set<string>();
   while (c && !seen.has(c.id)) {
     seen.add(c.id);
-    rows.post_comments.put({ ...c, live_replies: c.live_replies + by });
+    c.live_replies += by;
+    rows.post_comments.put(c);
     c = c.parent_comment_id === null ? undefined : rows.post_comments.get(c.parent_comment_id);
   }
 }
@@ -69,10 +69,14 @@ export function deletePost(rows: CommunityStore, postId: string) {
 export function deleteComment(rows: CommunityStore, postId: string, commentId: string, at: string) {
   const c = rows.post_comments.get(commentId);
   if (!c || c.post_id !== postId || c.deleted) return;
-  rows.post_comments.put({ ...c, deleted: true, content: '', deleted_at: at });
+  c.deleted = true;
+  c.content = '';
+  c.deleted_at = at;
+  rows.post_comments.put(c);
   const post = rows.posts.get(postId);
   if (post) {
-    rows.posts.put({ ...post, comment_count: post.comment_count - 1 });
+    post.comment_count--;
+    rows.posts.put(post);
     count(rows, c.author_id, { comments: -1 });
   }
   if (c.parent_comment_id !== null) moveLiveReplies(rows, postId, c.parent_comment_id, -1);
@@ -82,7 +86,8 @@ export function deleteComment(rows: CommunityStore, postId: string, commentId: s
 export function like(rows: CommunityStore, post: PostRow, userId: string, at: string) {
   if (rows.post_likes.get(post.id, userId)) return;
   rows.post_likes.put({ post_id: post.id, user_id: userId, liked_at: at });
-  rows.posts.put({ ...post, like_count: post.like_count + 1 });
+  post.like_count++;
+  rows.posts.put(post);
   count(rows, userId, { likes_given: 1 });
   count(rows, post.author_id, { likes_received: 1 });
 }
@@ -91,7 +96,8 @@ export function unlike(rows: CommunityStore, postId: string, userId: string) {
   const post = rows.posts.get(postId);
   if (!post || !rows.post_likes.get(postId, userId)) return;
   rows.post_likes.delete(postId, userId);
-  rows.posts.put({ ...post, like_count: post.like_count - 1 });
+  post.like_count--;
+  rows.posts.put(post);
   count(rows, userId, { likes_given: -1 });
   count(rows, post.author_id, { likes_received: -1 });
 }
@@ -109,7 +115,10 @@ export function forgetUser(rows: CommunityStore, userId: string, at: string) {
     if (!c.deleted) deleteComment(rows, c.post_id, c.id, at);
   for (const c of rows.post_comments.find('author_id', userId)) {
     if (c.live_replies === 0) rows.post_comments.delete(c.id);
-    else rows.post_comments.put({ ...c, author_id: '' });
+    else {
+      c.author_id = '';
+      rows.post_comments.put(c);
+    }
   }
   rows.user_community_stats.delete(userId);
 }

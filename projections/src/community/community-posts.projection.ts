@@ -59,7 +59,10 @@ export const communityPostsProjection = defineReadModel<CommunityRows>({
       }
       case 'PostCaptionEdited': {
         const post = rows.posts.get(postId);
-        if (post) rows.posts.put({ ...post, caption: event.data.caption, updated_at: event.data.editedAt });
+        if (!post) return;
+        post.caption = event.data.caption;
+        post.updated_at = event.data.editedAt;
+        rows.posts.put(post);
         return;
       }
       case 'PostDeleted':
@@ -90,7 +93,8 @@ export const communityPostsProjection = defineReadModel<CommunityRows>({
           thread_created_at: thread ? thread.thread_created_at : d.addedAt,
           live_replies: 0,
         });
-        rows.posts.put({ ...post, comment_count: post.comment_count + 1 });
+        post.comment_count++;
+        rows.posts.put(post);
         count(rows, d.authorId, { comments: 1 });
         if (parentId !== null) moveLiveReplies(rows, postId, parentId, 1);
         return;

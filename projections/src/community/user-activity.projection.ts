@@ -57,7 +57,10 @@ export const userActivityProjection = defineReadModel<{ user_activity: ActivityR
     if (typeof actorId !== 'string' || actorId === '' || actorId === 'system') return;
     const at = recorded.createdAt;
     const was = activity.get(actorId);
-    if (!was || at.getTime() >= Date.parse(was.last_active) + ACTIVITY_THROTTLE_MS)
-      activity.put({ user_id: actorId, last_active: at.toISOString() });
+    if (!was) activity.put({ user_id: actorId, last_active: at.toISOString() });
+    else if (at.getTime() >= Date.parse(was.last_active) + ACTIVITY_THROTTLE_MS) {
+      was.last_active = at.toISOString();
+      activity.put(was);
+    }
   },
 });
