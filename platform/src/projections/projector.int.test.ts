@@ -17,7 +17,7 @@ import {
   resetProjection,
 } from './checkpoints';
 import { ConsistencyWaiter } from './consistency';
-import { defineProjection } from './projection';
+import { defineProjection, type FoldedRow } from './projection';
 import { runProjector } from './projector';
 import { rebuildProjection, type RebuildProgress } from './rebuild';
 
@@ -67,6 +67,20 @@ function makeProjection() {
          ON CONFLICT (stream_id) DO UPDATE SET events = test_tally_totals.events + 1, total = test_tally_totals.total + EXCLUDED.total`,
         [e.streamId, n],
       );
+    },
+    // The same model in memory, for rebuilds.
+    fold: () => {
+      const rows: FoldedRow[] = [];
+      const totals = new Map<string, { stream_id: string; events: number; total: number }>();
+      return {
+        apply(e) {
+          const n = (e.data as { n: number }).n;
+          rows.push({ event_id: e.eventId, stream_id: e.streamId, type: e.type, n, position: e.position });
+          const t = totals.get(e.streamId) ?? { stream_id: e.streamId, events: 0, total: 0 };
+          totals.set(e.streamId, { ...t, events: t.events + 1, total: t.total + n });
+        },
+        rows: () => ({ test_tally_rows: rows, test_tally_totals: totals.values() }),
+      };
     },
   });
   return { projection, control };

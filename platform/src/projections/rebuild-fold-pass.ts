@@ -148,7 +148,7 @@ export function foldsOf(projections: readonly Projection[]) {
 }
 
 /** Events up to `at`, or only those of `types`. */
-export const countUpTo = async (knex: Knex, at: LogPosition, types?: readonly string[]) =>
+const countUpTo = async (knex: Knex, at: LogPosition, types?: readonly string[]) =>
   Number(
     (
       await knex.raw<{ rows: { n: string }[] }>(

@@ -19,7 +19,7 @@ const CLOSE_ENOUGH = 200;
 const MAX_CHASE_ROUNDS = 20;
 
 /** Replays `events` (which start right after `replayed.at`) into the shadow through `apply`, in short transactions. */
-export async function replayThroughApply(
+async function replayThroughApply(
   shadow: ShadowTables,
   events: AsyncIterable<RecordedEvent>,
   replayed: Replayed,

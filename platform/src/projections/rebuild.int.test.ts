@@ -14,7 +14,7 @@ import { applyBatch, projectionStatus, readCheckpoint } from './checkpoints';
 import { ConsistencyWaiter } from './consistency';
 import { defineProjection, type FoldedRow, type Projection } from './projection';
 import { runProjector } from './projector';
-import { rebuildProjection, rebuildProjections, type RebuildProgress } from './rebuild';
+import { rebuildIsRunning, rebuildProjection, rebuildProjections, type RebuildProgress } from './rebuild';
 import { ShadowTables } from './shadow-tables';
 
 /**
@@ -34,7 +34,6 @@ const HANDLED = ['PetListed', 'PetUpdated'];
  * holds duplicates. None of them tolerates an event applied twice or lost.
  */
 function makeProjection(opts: { faultOn?: string; writeLiveTable?: boolean } = {}) {
-  const folded = variant !== 'apply';
   return defineProjection({
     name: NAME,
     tables: ['rb_rows', 'rb_totals', 'rb_kinds'],
@@ -58,33 +57,24 @@ function makeProjection(opts: { faultOn?: string; writeLiveTable?: boolean } = {
       await tx('rb_kinds').insert({ type: e.type, stream_id: e.streamId });
     },
     // The same model in memory: rows in log order, so the shadow's identity numbers them as `apply` did.
-    fold: folded
-      ? () => {
-          const rows: FoldedRow[] = [];
-          const totals = new Map<string, { stream_id: string; events: number; total: number }>();
-          const kinds: FoldedRow[] = [];
-          return {
-            apply(e) {
-              if (e.eventId === opts.faultOn) throw new Error('fault injected during the rebuild');
-              const n = (e.data as { n: number }).n;
-              rows.push({ event_id: e.eventId, stream_id: e.streamId, n, position: e.position });
-              const t = totals.get(e.streamId) ?? { stream_id: e.streamId, events: 0, total: 0 };
-              totals.set(e.streamId, { ...t, events: t.events + 1, total: t.total + n });
-              kinds.push({ type: e.type, stream_id: e.streamId });
-            },
-            rows: () => ({ rb_rows: rows, rb_totals: totals.values(), rb_kinds: kinds }),
-          };
-        }
-      : undefined,
+    fold: () => {
+      const rows: FoldedRow[] = [];
+      const totals = new Map<string, { stream_id: string; events: number; total: number }>();
+      const kinds: FoldedRow[] = [];
+      return {
+        apply(e) {
+          if (e.eventId === opts.faultOn) throw new Error('fault injected during the rebuild');
+          const n = (e.data as { n: number }).n;
+          rows.push({ event_id: e.eventId, stream_id: e.streamId, n, position: e.position });
+          const t = totals.get(e.streamId) ?? { stream_id: e.streamId, events: 0, total: 0 };
+          totals.set(e.streamId, { ...t, events: t.events + 1, total: t.total + n });
+          kinds.push({ type: e.type, stream_id: e.streamId });
+        },
+        rows: () => ({ rb_rows: rows, rb_totals: totals.values(), rb_kinds: kinds }),
+      };
+    },
   });
 }
-
-/**
- * Which rebuild path the projections under test take: replaying `apply`, or their in-memory `fold` written through
- * shadow copies (rb_rows's identity column sends it there) or in place (`write-in-place.ts`; rb_rows's `seq` then
- * follows from the position instead).
- */
-let variant: 'apply' | 'fold' | 'fold in place' = 'apply';
 
 /** Another member of the live projector's group: a rebuild of its neighbour must not disturb it. */
 const neighbour = defineProjection({
@@ -263,9 +253,12 @@ const leftoverShadows = async () =>
     ).rows[0].n,
   );
 
-describe.each(['apply', 'fold', 'fold in place'] as const)('blue/green rebuild through %s', (path) => {
+/**
+ * Which write path the rebuilt fold takes: shadow copies (rb_rows's identity column sends it there) or in place
+ * (`write-in-place.ts`; rb_rows's `seq` then follows from the position instead).
+ */
+describe.each(['fold', 'fold in place'] as const)('blue/green rebuild through %s', (path) => {
   beforeEach(async () => {
-    variant = path;
     if (path === 'fold in place')
       await db.knex.raw(
         `ALTER TABLE rb_rows DROP COLUMN seq, ADD COLUMN seq bigint GENERATED ALWAYS AS (position) STORED UNIQUE`,
@@ -535,27 +528,39 @@ describe.each(['apply', 'fold', 'fold in place'] as const)('blue/green rebuild t
   });
 });
 
-describe('blue/green rebuild through apply, guarded', () => {
-  beforeEach(() => {
-    variant = 'apply';
-  });
-
-  it('refuses a projection that writes a live table while rebuilding, leaving that table untouched', async () => {
+describe('shadow copies, guarded', () => {
+  it('refuse an apply that writes a live table, leaving that table untouched', async () => {
+    // The rebuild catches its shadow copies up through `apply` (events the live model saw after the fold).
     await appendEvents(100, 4);
     const projector = startProjector([makeProjection()]);
     await caughtUp();
     await projector.stop();
     const before = await dump();
-    await expect(rebuildProjection(db.knex, store, makeProjection({ writeLiveTable: true }))).rejects.toThrow(
-      /apply wrote public\.rb_totals, which is not a shadow copy/,
-    );
+    const [event] = await readLog();
+    const shadow = await ShadowTables.create(db.knex, makeProjection({ writeLiveTable: true }));
+    try {
+      // As every catch-up transaction does before it commits.
+      const caughtUpOnce = shadow.transaction(async (tx) => {
+        await shadow.apply(tx, event!);
+        await shadow.assertOnlyShadowsWritten(tx);
+      });
+      await expect(caughtUpOnce).rejects.toThrow(/apply wrote public\.rb_totals, which is not a shadow copy/);
+    } finally {
+      await shadow.close();
+    }
     expect(await dump()).toEqual(before);
+  });
+
+  it('a projection without a fold (a reactor) is refused before anything is locked or read', async () => {
+    await expect(rebuildProjection(db.knex, store, neighbour)).rejects.toThrow(
+      /test_rebuild_neighbour cannot be rebuilt: no fold/,
+    );
+    expect(await rebuildIsRunning(db.knex)).toBe(false);
   });
 });
 
 describe('shadow copies', () => {
   it('leave out indexes that enforce nothing until apply first runs, then have every index of the live table', async () => {
-    variant = 'apply';
     const shadow = await ShadowTables.create(db.knex, makeProjection());
     try {
       const indexes = async () =>

@@ -1,13 +1,11 @@
 import type { Knex } from 'knex';
 import type { EventStore, LogPosition } from '../event-store/event-store';
-import { START } from '../event-store/event-store';
 import { recordProjectionError } from './checkpoints';
 import { FoldThreadFailed } from './fold-thread';
 import type { Projection } from './projection';
-import { countUpTo, rebuildFolded } from './rebuild-fold-pass';
+import { rebuildFolded } from './rebuild-fold-pass';
 import { withRebuildLock } from './rebuild-lock';
-import { catchUpAndSwap, checkStillWanted, replayThroughApply } from './rebuild-swap';
-import { ShadowTables } from './shadow-tables';
+import { checkStillWanted } from './rebuild-swap';
 
 // Among the platform's exports (index.ts), as the rest of this module.
 export { checkStillWanted };
@@ -48,20 +46,13 @@ export type RebuildOptions = {
 };
 
 /**
- * Rebuilds a projection blue/green (see 'Projections' in docs/architecture.md): the whole log is replayed into shadow
- * copies of its tables (temporary tables on a connection of the rebuild's own, see `ShadowTables`) while the live
- * tables keep serving reads and the live projector keeps them current; then ONE transaction locks the live checkpoint
- * row (the live projector's batch waits on it), replays into the shadow whatever the live model has seen beyond it,
- * makes the live tables equal to the shadow (only rows that differ are written) and stores the checkpoint. Readers
- * see the old model or the rebuilt one, never an empty or partial one, and the checkpoint never goes back.
- *
- * A projection with a `fold` is replayed in memory (`rebuild-fold-pass.ts`) and, usually, compared with the live
- * tables and written in place (`write-folds.ts`, `write-in-place.ts`: the same one transaction, only differing rows
- * written, no shadow copies); one without replays `apply` as above.
- *
- * The checkpoint ends where the live one was, or further if the replay went further (nobody was projecting):
- * then a live projector notices it moved, leaves its group and follows on alone from the stored checkpoint.
- * Either way every event is applied exactly once to what readers see. The CLI and the dashboard both call this.
+ * Rebuilds a projection (see 'Projections' in docs/architecture.md): the whole log is folded in memory through the
+ * projection's `fold` (`rebuild-fold-pass.ts`) while the live tables keep serving reads and the live projector keeps
+ * them current; then ONE transaction locks the live checkpoint row (the live projector's batch waits on it), brings
+ * the folded model up to what the live model has seen beyond it, makes the live tables equal to it (only rows that
+ * differ are written: in place, `write-in-place.ts`, or through shadow copies where a table does not allow that,
+ * `shadow-tables.ts`) and stores the checkpoint. Readers see the old model or the rebuilt one, never an empty or
+ * partial one, and the checkpoint never goes back. A projection without a fold (a reactor) is not rebuilt.
  */
 export async function rebuildProjection(
   knex: Knex,
@@ -70,54 +61,25 @@ export async function rebuildProjection(
   onProgress: (p: RebuildProgress) => void = () => {},
   opts: RebuildOptions = {},
 ): Promise<RebuildResult> {
-  if (projection.fold) {
-    const [result] = await rebuildFolded(
-      knex,
-      store,
-      [projection],
-      ({ processed, total }) => onProgress({ name: projection.name, processed, total }),
-      opts,
-    );
-    return result!;
-  }
-  return rebuildByApply(knex, store, projection, onProgress, opts);
+  requireFolds([projection]);
+  const [result] = await rebuildFolded(
+    knex,
+    store,
+    [projection],
+    ({ processed, total }) => onProgress({ name: projection.name, processed, total }),
+    opts,
+  );
+  return result!;
 }
 
 /** Where a shadow's replay stands: it holds every event up to `at`, `processed` of them. */
 export type Replayed = { at: LogPosition; processed: number };
 
-/** The apply path: replays the whole log through `projection.apply` into the shadow, then swaps. */
-async function rebuildByApply(
-  knex: Knex,
-  store: EventStore,
-  projection: Projection,
-  onProgress: (p: RebuildProgress) => void,
-  opts: RebuildOptions,
-): Promise<RebuildResult> {
-  const started = performance.now();
-  const head = await store.headPosition();
-  const total = await countUpTo(knex, head);
-  const shadow = await ShadowTables.create(knex, projection);
-  try {
-    const replayed: Replayed = { at: START, processed: 0 };
-    const report = () =>
-      onProgress({
-        name: projection.name,
-        processed: replayed.processed,
-        total: Math.max(total, replayed.processed),
-      });
-    report();
-    await replayThroughApply(
-      shadow,
-      store.readAll(START, { batchSize: opts.batchSize ?? 1000, upTo: head }),
-      replayed,
-      opts,
-      report,
-    );
-    return await catchUpAndSwap(knex, store, projection, shadow, replayed, started, opts, report);
-  } finally {
-    await shadow.close();
-  }
+/** Only a read model with a fold can be rebuilt (every one defined with `defineReadModel` has one). */
+function requireFolds(projections: readonly Projection[]): void {
+  const without = projections.filter((p) => !p.fold).map((p) => p.name);
+  if (without.length > 0)
+    throw new Error(`${without.join(', ')} cannot be rebuilt: no fold (define it with defineReadModel)`);
 }
 
 /** `RebuildRunProgress.current` while the folds read the log, before any projection is written. */
@@ -129,7 +91,7 @@ export type RebuildRunProgress = {
   /** 1-based index of `current` among `count` (0 for EVENT_LOG). */
   index: number;
   count: number;
-  /** Events replayed over the whole run, and the run's estimated total (one pass for all folds, one per other projection). */
+  /** Events replayed over the whole run (one pass of the log for every fold), and the run's estimated total. */
   processed: number;
   total: number;
   eventsPerSecond: number;
@@ -149,20 +111,16 @@ export async function rebuildProjections(
   onProgress: (p: RebuildRunProgress) => void = () => {},
   opts: RebuildOptions & { onLocked?: () => void } = {},
 ): Promise<RebuildResult[]> {
+  requireFolds(projections);
   return withRebuildLock(knex, async () => {
     opts.onLocked?.();
     const started = performance.now();
-    const folded = projections.filter((p) => p.fold);
-    const applied = projections.filter((p) => !p.fold);
-    // Every fold shares one read of the log; every other projection reads it once more.
-    const passes = (folded.length > 0 ? 1 : 0) + applied.length;
-    let done = 0;
-    let pass = 0;
+    // Every fold shares one read of the log.
     let current: string = EVENT_LOG;
     const report = (at: string, index: number, processed: number, total: number) => {
       current = at;
-      const all = done + processed;
-      const estimate = Math.max(all, done + total * (passes - pass));
+      const all = processed;
+      const estimate = Math.max(all, total);
       const seconds = (performance.now() - started) / 1000;
       const rate = seconds > 0 ? all / seconds : 0;
       onProgress({
@@ -177,33 +135,17 @@ export async function rebuildProjections(
     };
     const results: RebuildResult[] = [];
     try {
-      if (folded.length > 0) {
+      if (projections.length > 0)
         results.push(
           ...(await rebuildFolded(
             knex,
             store,
-            folded,
+            projections,
             ({ processed, total, writing, started }) =>
               report(writing ?? EVENT_LOG, started, processed, total),
             opts,
           )),
         );
-        done += results[0]?.processed ?? 0;
-        pass++;
-      }
-      for (const projection of applied) {
-        const index = folded.length + applied.indexOf(projection) + 1;
-        const result = await rebuildByApply(
-          knex,
-          store,
-          projection,
-          ({ processed, total }) => report(projection.name, index, processed, total),
-          opts,
-        );
-        done += result.processed;
-        pass++;
-        results.push(result);
-      }
     } catch (error) {
       // On the fold thread's projections if it failed; else on the projection being written; while the log was
       // read, on every one of them.
