@@ -326,8 +326,9 @@ describe('rebuild', () => {
     expect(result.eventsPerSecond).toBeCloseTo(result.processed / result.seconds, 3);
     expect(progress[0]).toEqual({ name: NAME, processed: 0, total: 300 });
     expect(progress[progress.length - 1]).toEqual({ name: NAME, processed: 300, total: 300 });
+    // Never back (the write phase reports the pass's count again while it writes).
     for (let i = 1; i < progress.length; i++)
-      expect(progress[i]!.processed).toBeGreaterThan(progress[i - 1]!.processed);
+      expect(progress[i]!.processed).toBeGreaterThanOrEqual(progress[i - 1]!.processed);
     expect(await readCheckpoint(db.knex, NAME)).toEqual(positionOfEvent(log[log.length - 1]!));
   });
 
