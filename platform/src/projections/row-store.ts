@@ -66,12 +66,27 @@ const addTo = <K>(index: Map<unknown, Set<K>>, value: unknown, key: K) => {
   if (set) set.add(key);
   else index.set(value, new Set([key]));
 };
-const removeFrom = <K>(index: Map<unknown, Set<K>>, value: unknown, key: K) => {
-  const set = index.get(value);
-  if (set?.delete(key) && set.size === 0) index.delete(value);
+
+/**
+ * A lookup index in memory: value → the slot holding it, or a Set of them once a second one shares the value. Most
+ * values (a comment's, a request's id) are held by one row: a rebuild then allocates no Set for them.
+ */
+type SlotIndex = Map<unknown, Slot | Set<Slot>>;
+const addSlot = (index: SlotIndex, value: unknown, slot: Slot) => {
+  const held = index.get(value);
+  if (held === undefined) index.set(value, slot);
+  else if (held instanceof Set) held.add(slot);
+  else if (held !== slot) index.set(value, new Set([held, slot]));
+};
+const removeSlot = (index: SlotIndex, value: unknown, slot: Slot) => {
+  const held = index.get(value);
+  if (held === slot) index.delete(value);
+  else if (held instanceof Set && held.delete(slot) && held.size === 0) index.delete(value);
 };
 
 const NO_KEY: readonly unknown[] = [];
+/** The lookup or range values of a row of a table that has none (never written: it has no index to keep). */
+const NONE: unknown[] = [];
 
 /**
  * A row held in memory, with the values its lookup columns' indexes hold it under, and its range columns' (the row
@@ -90,7 +105,7 @@ class MemoryTable implements RowTable<Row> {
   private readonly columns: readonly string[];
   private readonly lookups: readonly string[];
   /** Per lookup column (in `lookups`' order), value → slots. */
-  private readonly indexes: Map<unknown, Set<Slot>>[];
+  private readonly indexes: SlotIndex[];
   private readonly rangeColumns: readonly string[];
   /** Per range column (in `rangeColumns`' order), its slots in value order. */
   private readonly ranges: RangeIndex<Slot>[];
@@ -139,12 +154,12 @@ class MemoryTable implements RowTable<Row> {
       if (!slot) {
         const added: Slot = {
           row,
-          indexed: lookups.map((column) => row[column]),
-          ranged: rangeColumns.map((column) => row[column]),
+          indexed: lookups.length === 0 ? NONE : lookups.map((column) => row[column]),
+          ranged: rangeColumns.length === 0 ? NONE : rangeColumns.map((column) => row[column]),
         };
         level.set(key, added);
         for (let i = 0; i < lookups.length; i++)
-          if (added.indexed[i] != null) addTo(indexes[i]!, added.indexed[i], added);
+          if (added.indexed[i] != null) addSlot(indexes[i]!, added.indexed[i], added);
         for (let i = 0; i < rangeColumns.length; i++) ranges[i]!.add(added, added.ranged[i]);
         return;
       }
@@ -154,8 +169,8 @@ class MemoryTable implements RowTable<Row> {
       const before = slot.indexed[i];
       const after = row[lookups[i]!];
       if (before === after) continue;
-      if (before != null) removeFrom(indexes[i]!, before, slot);
-      if (after != null) addTo(indexes[i]!, after, slot);
+      if (before != null) removeSlot(indexes[i]!, before, slot);
+      if (after != null) addSlot(indexes[i]!, after, slot);
       slot.indexed[i] = after;
     }
     for (let i = 0; i < rangeColumns.length; i++) {
@@ -176,7 +191,7 @@ class MemoryTable implements RowTable<Row> {
     const slot = level?.get(k);
     if (!slot) return;
     for (let i = 0; i < this.lookups.length; i++)
-      if (slot.indexed[i] != null) removeFrom(this.indexes[i]!, slot.indexed[i], slot);
+      if (slot.indexed[i] != null) removeSlot(this.indexes[i]!, slot.indexed[i], slot);
     for (let i = 0; i < this.rangeColumns.length; i++) this.ranges[i]!.remove(slot, slot.ranged[i]);
     level!.delete(k);
   }
@@ -185,8 +200,9 @@ class MemoryTable implements RowTable<Row> {
     const index = this.indexes[this.lookups.indexOf(column)];
     if (!index) throw new Error(`${column} is not a declared lookup`);
     const found: Row[] = [];
-    const slots = index.get(value);
-    if (slots) for (const slot of slots) found.push(slot.row);
+    const held = index.get(value);
+    if (held instanceof Set) for (const slot of held) found.push(slot.row);
+    else if (held) found.push(held.row);
     return found;
   }
 
