@@ -2,11 +2,13 @@ import type { Knex } from 'knex';
 import { START, type LogPosition, type RecordedEvent } from '../event-store/event-store';
 import { VISIBLE_HORIZON_SQL } from '../event-store/visibility';
 import { collectNotices } from './notices';
-import { applyEvents, type Projection } from './projection';
+import { runInOneStatement, type Statement } from './live-batch';
+import type { Projection } from './projection';
+import { evolveTogether } from './read-model';
 
 export const PROJECTIONS_CHANNEL = 'pawhaven_projections';
 
-type CheckpointRow = { transaction_id: string; position: string; events_processed: string };
+type CheckpointRow = { name?: string; transaction_id: string; position: string; events_processed?: string };
 
 const toPosition = (r: CheckpointRow | undefined): LogPosition =>
   r ? { transactionId: BigInt(r.transaction_id), position: BigInt(r.position) } : START;
@@ -16,51 +18,84 @@ export async function readCheckpoint(knex: Knex, name: string): Promise<LogPosit
   return toPosition(row);
 }
 
-/** Thrown when another process (a rebuild, a second worker) moved the checkpoint under us. */
-export class CheckpointMoved extends Error {}
+/** Thrown when another process (a rebuild, a second worker) moved `projection`'s checkpoint under us. */
+export class CheckpointMoved extends Error {
+  constructor(readonly projection: Projection) {
+    super(`${projection.name} checkpoint moved`);
+  }
+}
 
 /**
- * Applies a batch and advances the checkpoint in ONE transaction, guarded by the checkpoint it started from:
- * a crash never loses or doubles an effect, and two workers never both apply the same events.
+ * Applies a batch of the log to `members` (projections whose checkpoints are all at `expected`) and moves their
+ * checkpoints, in ONE transaction guarded by those checkpoints: a crash never loses or doubles an effect, and two
+ * workers never both apply the same events. Round trips besides BEGIN and COMMIT: the checkpoints locked; the loads
+ * of the read models' rows (one per depth of their read chain, shared by all of them); and one statement that writes
+ * every change, keeps the change notices, moves the checkpoints and sends the NOTIFYs.
  */
 export async function applyBatch(
   knex: Knex,
-  projection: Projection,
-  batch: RecordedEvent[],
+  members: readonly Projection[],
+  batch: readonly RecordedEvent[],
   expected: LogPosition,
 ): Promise<LogPosition> {
   const last = batch[batch.length - 1];
   if (!last) return expected;
+  const names = members.map((m) => m.name);
   await knex.transaction(async (tx) => {
-    const row = await tx('projection_checkpoints')
-      .where({ name: projection.name })
+    const rows = (await tx('projection_checkpoints')
+      .whereIn('name', names)
       .forUpdate()
-      .first<CheckpointRow | undefined>();
-    const current = toPosition(row);
-    if (current.transactionId !== expected.transactionId || current.position !== expected.position) {
-      throw new CheckpointMoved(`${projection.name} checkpoint moved`);
+      .select('name', 'transaction_id', 'position')) as CheckpointRow[];
+    for (const m of members) {
+      const current = toPosition(rows.find((r) => r.name === m.name));
+      if (current.transactionId !== expected.transactionId || current.position !== expected.position)
+        throw new CheckpointMoved(m);
     }
     const notices = collectNotices();
-    await applyEvents(projection, tx, batch, notices);
-    await notices.send(tx);
-    await tx.raw(
-      `INSERT INTO projection_checkpoints (name, transaction_id, position, events_processed, updated_at)
-       VALUES (?, ?::text::xid8, ?, ?, now())
-       ON CONFLICT (name) DO UPDATE SET transaction_id = EXCLUDED.transaction_id, position = EXCLUDED.position,
-         events_processed = projection_checkpoints.events_processed + EXCLUDED.events_processed, updated_at = now()`,
-      [projection.name, last.transactionId.toString(), last.position.toString(), batch.length],
+    // Projections written by hand (the reactors) apply event by event, in log order.
+    for (const event of batch)
+      for (const m of members)
+        if (!m.model && m.handles.includes(event.type)) await m.apply(tx, event, notices);
+    const changes = await evolveTogether(tx, members, batch, notices);
+    const sending = notices.sending();
+    await runInOneStatement(
+      tx,
+      [
+        ...changes,
+        ...sending.steps,
+        {
+          sql: `INSERT INTO projection_checkpoints (name, transaction_id, position, events_processed, updated_at)
+                SELECT n, ?::text::xid8, ?::bigint, ?::bigint, now() FROM unnest(?::text[]) AS n
+                ON CONFLICT (name) DO UPDATE SET transaction_id = EXCLUDED.transaction_id, position = EXCLUDED.position,
+                  events_processed = projection_checkpoints.events_processed + EXCLUDED.events_processed,
+                  updated_at = now()`,
+          bindings: [last.transactionId.toString(), last.position.toString(), batch.length, names],
+        },
+      ],
+      // The notices first, then the checkpoints' NOTIFY, as listeners heard them before.
+      unionAll([
+        ...sending.notifies,
+        {
+          sql: 'SELECT pg_notify(?, ?)::text',
+          bindings: [
+            PROJECTIONS_CHANNEL,
+            JSON.stringify({
+              names,
+              transactionId: last.transactionId.toString(),
+              position: last.position.toString(),
+            }),
+          ],
+        },
+      ]),
     );
-    await tx.raw('SELECT pg_notify(?, ?)', [
-      PROJECTIONS_CHANNEL,
-      JSON.stringify({
-        names: [projection.name],
-        transactionId: last.transactionId.toString(),
-        position: last.position.toString(),
-      }),
-    ]);
   });
   return { transactionId: last.transactionId, position: last.position };
 }
+
+const unionAll = (selects: readonly Statement[]): Statement => ({
+  sql: selects.map((s) => s.sql).join('\nUNION ALL\n'),
+  bindings: selects.flatMap((s) => s.bindings),
+});
 
 /** Empties the projection's tables and puts its checkpoint back to the start, atomically. */
 export async function resetProjection(knex: Knex, projection: Projection): Promise<void> {

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { listenTo } from '../db/listen';
 import { logger } from '../logger';
+import type { Statement } from './live-batch';
 
 /**
  * Change notices: after a projector commits, the realtime gateway learns what changed (see 'Projections' and
@@ -33,37 +34,45 @@ const KEPT_MINUTES = 10;
  */
 const CATCH_UP_MARGIN_SECONDS = 60;
 
-/** Keeps one batch of notices and sends it with its id: delivered when `db`'s transaction commits (at once outside one). */
-const SEND = `
-  WITH kept AS (INSERT INTO change_notices (payload) VALUES (?) RETURNING id, payload)
-  SELECT pg_notify(?, kept.id || ':' || kept.payload) FROM kept`;
-
-/** Collects a batch's notices; `send` queues them in the transaction (delivered at COMMIT). */
-export function collectNotices(): Notices & { send(tx: Knex.Transaction): Promise<void> } {
+/**
+ * A batch's notices collected; `sending` gives them as parts of the projector's last statement of the batch: steps
+ * that keep each chunk in `change_notices` and the NOTIFYs that send it with its id (delivered at COMMIT).
+ */
+export function collectNotices(): Notices & { sending(): { steps: Statement[]; notifies: Statement[] } } {
   const pending: ChangeNotice[] = [];
   return {
     push: (notice) => void pending.push(notice),
-    async send(tx) {
+    sending() {
+      const chunks: string[][] = [];
       let chunk: string[] = [];
       let size = 2;
-      const flush = async () => {
-        if (chunk.length === 0) return;
-        await tx.raw(SEND, [`[${chunk.join(',')}]`, CHANGES_CHANNEL]);
-        chunk = [];
-        size = 2;
-      };
       for (const notice of pending) {
         const json = JSON.stringify(notice);
         if (json.length + 1 > MAX_PAYLOAD) {
           logger.warn({ kind: notice.kind, bytes: json.length }, 'change notice too large; dropped');
           continue;
         }
-        if (size + json.length + 1 > MAX_PAYLOAD) await flush();
+        if (size + json.length + 1 > MAX_PAYLOAD && chunk.length > 0) {
+          chunks.push(chunk);
+          chunk = [];
+          size = 2;
+        }
         chunk.push(json);
         size += json.length + 1;
       }
-      await flush();
+      if (chunk.length > 0) chunks.push(chunk);
       pending.length = 0;
+      return {
+        steps: chunks.map((c, i) => ({
+          name: `notice${i}`,
+          sql: 'INSERT INTO change_notices (payload) VALUES (?) RETURNING id, payload',
+          bindings: [`[${c.join(',')}]`],
+        })),
+        notifies: chunks.map((_, i) => ({
+          sql: `SELECT pg_notify(?, notice${i}.id || ':' || notice${i}.payload)::text FROM notice${i}`,
+          bindings: [CHANGES_CHANNEL],
+        })),
+      };
     },
   };
 }
@@ -114,6 +123,10 @@ export async function listenForChanges(
     },
   });
 }
+
+const SEND = `
+  WITH kept AS (INSERT INTO change_notices (payload) VALUES (?) RETURNING id, payload)
+  SELECT pg_notify(?, kept.id || ':' || kept.payload) FROM kept`;
 
 /** Sends notices now, outside any projector batch (e.g. a rebuild's progress): delivered to every listener at once. */
 export async function publishNotices(knex: Knex, notices: ChangeNotice[]): Promise<void> {

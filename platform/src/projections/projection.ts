@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { RecordedEvent } from '../event-store/event-store';
 import type { Notices } from './notices';
+import type { EvolvingModel } from './read-model';
 
 /**
  * A named read model: which tables it owns, and how events change them. Write a new one with `defineReadModel`
@@ -23,10 +24,14 @@ export type Projection = {
   apply(tx: Knex.Transaction, event: RecordedEvent, notices: Notices): Promise<void>;
   /**
    * Applies a batch of events (in log order, only types it `handles`) in one go: a read model defined once
-   * (`defineReadModel`) loads the rows the batch needs and writes its changes back at the end. The projector uses it
-   * when present, else `apply` per event.
+   * (`defineReadModel`) loads the rows the batch needs and writes its changes back at the end.
    */
   applyBatch?(tx: Knex.Transaction, events: readonly RecordedEvent[], notices: Notices): Promise<void>;
+  /**
+   * A read model defined once: its tables and `evolve` (`defineReadModel`). The projector evolves every such model
+   * of a batch together (`evolveTogether`: one load per pass and one write for all of them); the others `apply`.
+   */
+  model?: EvolvingModel;
   /**
    * The same read model computed in memory, for rebuilds: one pass over the log feeds every projection's fold, and
    * each table is then written once, in bulk. Replaying `apply` (a few statements per event) caps a rebuild at a few
@@ -73,16 +78,3 @@ export type ProjectionFold = {
 };
 
 export const defineProjection = (p: Projection): Projection => p;
-
-/** `events` (in log order) applied to `projection`'s read model: in one batch where it can, else one by one. */
-export async function applyEvents(
-  projection: Projection,
-  tx: Knex.Transaction,
-  events: readonly RecordedEvent[],
-  notices: Notices,
-): Promise<void> {
-  const handled = events.filter((e) => projection.handles.includes(e.type));
-  if (handled.length === 0) return;
-  if (projection.applyBatch) await projection.applyBatch(tx, handled, notices);
-  else for (const event of handled) await projection.apply(tx, event, notices);
-}

@@ -212,12 +212,12 @@ describe('read model and checkpoint in one transaction', () => {
     const { projection, control } = makeProjection();
     const log = await appendEvents(8);
     control.faultOn = log[5]!.eventId;
-    await expect(applyBatch(db.knex, projection, log, START)).rejects.toThrow('fault injected');
+    await expect(applyBatch(db.knex, [projection], log, START)).rejects.toThrow('fault injected');
     expect(control.applied).toBeGreaterThan(0); // rows were written before the fault, then rolled back
     expect(await dump()).toEqual({ rows: [], totals: [] });
     expect(await readCheckpoint(db.knex, NAME)).toEqual(START);
     control.faultOn = undefined;
-    const at = await applyBatch(db.knex, projection, log, START);
+    const at = await applyBatch(db.knex, [projection], log, START);
     expect(at).toEqual(positionOfEvent(log[7]!));
     await expectExactlyOnce(log);
   });
@@ -225,9 +225,9 @@ describe('read model and checkpoint in one transaction', () => {
   it('applyBatch refuses with CheckpointMoved when the checkpoint is not where the caller started, changing nothing', async () => {
     const { projection } = makeProjection();
     const log = await appendEvents(6);
-    await applyBatch(db.knex, projection, log.slice(0, 3), START);
+    await applyBatch(db.knex, [projection], log.slice(0, 3), START);
     const before = await dump();
-    await expect(applyBatch(db.knex, projection, log.slice(3), START)).rejects.toBeInstanceOf(
+    await expect(applyBatch(db.knex, [projection], log.slice(3), START)).rejects.toBeInstanceOf(
       CheckpointMoved,
     );
     expect(await dump()).toEqual(before);
@@ -490,7 +490,7 @@ describe('status and read-your-writes', () => {
 it('resetProjection empties the tables and puts the checkpoint back to the start', async () => {
   const { projection } = makeProjection();
   const log = await appendEvents(4);
-  await applyBatch(db.knex, projection, log, START);
+  await applyBatch(db.knex, [projection], log, START);
   await resetProjection(db.knex, projection);
   expect(await dump()).toEqual({ rows: [], totals: [] });
   expect(await readCheckpoint(db.knex, NAME)).toEqual(START);

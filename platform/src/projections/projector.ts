@@ -1,16 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Knex } from 'knex';
 import { noteIfDatabaseUnavailable } from '../db/availability';
-import type { EventStore, LogPosition, RecordedEvent } from '../event-store/event-store';
+import type { EventStore, LogPosition } from '../event-store/event-store';
 import { logger } from '../logger';
-import { CheckpointMoved, PROJECTIONS_CHANNEL, readCheckpoint, recordProjectionError } from './checkpoints';
-import { collectNotices } from './notices';
-import { applyEvents, type Projection } from './projection';
+import { applyBatch, CheckpointMoved, readCheckpoint, recordProjectionError } from './checkpoints';
+import type { Projection } from './projection';
 
 export type ProjectorOptions = { batchSize?: number; retryDelayMs?: number };
-
-const samePosition = (a: LogPosition, b: LogPosition) =>
-  a.transactionId === b.transactionId && a.position === b.position;
 
 /**
  * Keeps every projection live. Projections whose checkpoints agree follow the log together: one reader, and one
@@ -40,12 +36,6 @@ export async function runProjector(
   for (let i = 0; i < running.length; i++) await running[i];
 }
 
-class MemberMoved extends Error {
-  constructor(readonly projection: Projection) {
-    super(`${projection.name} checkpoint moved`);
-  }
-}
-
 async function followTogether(
   knex: Knex,
   store: EventStore,
@@ -62,7 +52,7 @@ async function followTogether(
       await store.subscribeAll(
         at,
         async (batch) => {
-          at = await applyGroupBatch(knex, members, batch, at);
+          at = await applyBatch(knex, members, batch, at);
           failures = 0;
         },
         signal,
@@ -70,12 +60,11 @@ async function followTogether(
       );
     } catch (error) {
       if (signal.aborted) return;
-      if (error instanceof MemberMoved) {
+      if (error instanceof CheckpointMoved) {
         members = members.filter((m) => m !== error.projection);
         detach(error.projection);
         continue;
       }
-      if (error instanceof CheckpointMoved) continue;
       failures++;
       // The database away (a restart, a failover): nothing to record, and no reason to wait long once it is back.
       if (noteIfDatabaseUnavailable(error, 'projector')) {
@@ -118,55 +107,4 @@ async function untilReachable<T>(
     }
   }
   return undefined;
-}
-
-type CheckpointRow = { name: string; transaction_id: string; position: string };
-
-/** One transaction: every member's checkpoint is checked (locked), every read model written, every checkpoint moved. */
-async function applyGroupBatch(
-  knex: Knex,
-  members: Projection[],
-  batch: RecordedEvent[],
-  expected: LogPosition,
-): Promise<LogPosition> {
-  const last = batch[batch.length - 1];
-  if (!last) return expected;
-  const names = members.map((m) => m.name);
-  await knex.transaction(async (tx) => {
-    const rows = (await tx('projection_checkpoints')
-      .whereIn('name', names)
-      .forUpdate()
-      .select('name', 'transaction_id', 'position')) as CheckpointRow[];
-    const byName = new Map(
-      rows.map((r) => [r.name, { transactionId: BigInt(r.transaction_id), position: BigInt(r.position) }]),
-    );
-    for (const m of members) {
-      const current = byName.get(m.name) ?? { transactionId: 0n, position: 0n };
-      if (!samePosition(current, expected)) throw new MemberMoved(m);
-    }
-    const notices = collectNotices();
-    const perEvent = members.filter((m) => !m.applyBatch);
-    for (const event of batch) {
-      for (const m of perEvent) if (m.handles.includes(event.type)) await m.apply(tx, event, notices);
-    }
-    // Read models defined once take the batch at once (each loads its rows and writes them back once).
-    for (const m of members) if (m.applyBatch) await applyEvents(m, tx, batch, notices);
-    await notices.send(tx);
-    await tx.raw(
-      `INSERT INTO projection_checkpoints (name, transaction_id, position, events_processed, updated_at)
-       SELECT n, ?::text::xid8, ?, ?, now() FROM unnest(?::text[]) AS n
-       ON CONFLICT (name) DO UPDATE SET transaction_id = EXCLUDED.transaction_id, position = EXCLUDED.position,
-         events_processed = projection_checkpoints.events_processed + EXCLUDED.events_processed, updated_at = now()`,
-      [last.transactionId.toString(), last.position.toString(), batch.length, names],
-    );
-    await tx.raw('SELECT pg_notify(?, ?)', [
-      PROJECTIONS_CHANNEL,
-      JSON.stringify({
-        names,
-        transactionId: last.transactionId.toString(),
-        position: last.position.toString(),
-      }),
-    ]);
-  });
-  return { transactionId: last.transactionId, position: last.position };
 }

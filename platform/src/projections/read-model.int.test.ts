@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '@pawhaven/platform/testing';
 import type { RecordedEvent } from '../event-store/event-store';
+import { START } from '../event-store/event-store';
+import { applyBatch, readCheckpoint } from './checkpoints';
 import type { ChangeNotice } from './notices';
 import { defineReadModel } from './read-model';
 
@@ -273,5 +275,50 @@ describe('a read model finding rows by ranges and NULLs', () => {
     });
     const { rows: terms } = await db.knex.raw(`SELECT count(*)::int AS n FROM rm_terms WHERE until IS NULL`);
     expect(terms).toEqual([{ n: 0 }]);
+  });
+});
+
+describe('read models following the log together', () => {
+  it('load what any of them missed in one round trip per pass, and write every change, notice and checkpoint in one statement', async () => {
+    const [u, ad, owner] = Array.from({ length: 3 }, () => crypto.randomUUID());
+    const batch = [
+      event('Joined', { userId: u! }),
+      event('Published', { adId: ad!, ownerId: owner!, tag: 'dog' }),
+      event('Posted', { postId: crypto.randomUUID() }),
+      event('Liked', { adId: ad!, userId: u! }),
+    ];
+    const statements: string[] = [];
+    const listen = (q: { sql: string }) => void statements.push(q.sql);
+    db.knex.on('query', listen);
+    try {
+      await applyBatch(db.knex, [model, ranged], batch, START);
+    } finally {
+      db.knex.off('query', listen);
+    }
+    const loads = statements.filter((sql) => sql.includes('to_jsonb(t)'));
+    const writes = statements.filter((sql) => /^\s*(WITH|INSERT|UPDATE|DELETE)\b/i.test(sql));
+    // Both models miss rows in their first pass: one load asks for both.
+    expect(loads[0]).toContain('"rm_owners"');
+    expect(loads[0]).toContain('"rm_terms"');
+    // Each model alone needs two loads at most (ad → owner; terms and posts at once).
+    expect(loads.length).toBeLessThanOrEqual(2);
+    expect(writes).toHaveLength(1);
+    for (const part of [
+      '"rm_ads"',
+      '"rm_terms"',
+      '"rm_posts"',
+      'change_notices',
+      'projection_checkpoints',
+      'pg_notify',
+    ])
+      expect(writes[0]).toContain(part);
+
+    const end = { transactionId: 1n, position: batch.at(-1)!.position };
+    expect(await readCheckpoint(db.knex, model.name)).toEqual(end);
+    expect(await readCheckpoint(db.knex, ranged.name)).toEqual(end);
+    const { rows } = await db.knex.raw(`SELECT payload FROM change_notices ORDER BY id DESC LIMIT 1`);
+    expect(JSON.parse(rows[0].payload)).toEqual([{ kind: 'ad', adId: ad }]);
+    const { rows: likes } = await db.knex.raw(`SELECT user_id FROM rm_likes WHERE ad_id = ?`, [ad]);
+    expect(likes).toEqual([{ user_id: u }]);
   });
 });

@@ -511,7 +511,7 @@ describe.each(['fold', 'fold in place'] as const)('blue/green rebuild through %s
       const held: RecordedEvent[] = [];
       for (const stream of streams) for await (const e of store.readStream(stream)) held.push(e);
       held.sort((a, b) => comparePositions(a, b));
-      await applyBatch(db.knex, projection, held, await readCheckpoint(db.knex, NAME));
+      await applyBatch(db.knex, [projection], held, await readCheckpoint(db.knex, NAME));
       // ...while the plain horizon, which the rebuild's first pass reads under, still hides them.
       expect(comparePositions(await store.headPosition(), lastAppended)).toBeLessThan(0);
 

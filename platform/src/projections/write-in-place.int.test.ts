@@ -221,7 +221,7 @@ describe('in-place rebuild, end to end', () => {
       expect(events).toHaveLength(3);
       // Projected live, through apply.
       const certain = pets({ uncertain: false });
-      await applyBatch(db.knex, certain, events, START);
+      await applyBatch(db.knex, [certain], events, START);
       const live = await dump();
 
       // The doc's non-ASCII key alone makes every pets row uncertain: each is deleted and inserted again, equal.

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSISTENT_AFTER_HEADER } from '@pawhaven/contracts';
 import {
-  applyEvents,
   NO_NOTICES,
   PostgresEventStore,
   rebuildProjection,
@@ -379,7 +378,7 @@ describe('user activity', () => {
     await t.db.knex.transaction(async (tx) => {
       await tx.raw(`TRUNCATE ${activity.tables.join(', ')}`);
       for (let i = 0; i < log.length; i += 100)
-        await applyEvents(activity, tx, log.slice(i, i + 100), NO_NOTICES);
+        await activity.applyBatch!(tx, log.slice(i, i + 100), NO_NOTICES);
     });
     const applied = await actual();
     expect(applied[D]).toBe(new Date(first.getTime() + 120_000).toISOString());
