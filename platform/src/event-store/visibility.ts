@@ -31,8 +31,14 @@ export const FOREIGN_XIDS_SQL = `
   UNION ALL
   SELECT p.transaction::text::bigint FROM pg_prepared_xacts p WHERE p.database <> current_database()`;
 
-/** A scalar sub-query: the xid8 below which every event row is final. Parenthesised, ready to compare with. */
-export const VISIBLE_HORIZON_SQL = `(
+/**
+ * The horizon with `foreignXidsSql` (a query of one non-NULL bigint column) as the transactions proven foreign; any
+ * proof holds, e.g. a backend of another database seen BEFORE the statement with an xid still running in its snapshot.
+ */
+export const visibleHorizonSql = (foreignXidsSql: string = FOREIGN_XIDS_SQL) => `(
   SELECT COALESCE(min(x), pg_snapshot_xmax(pg_current_snapshot()))
   FROM pg_snapshot_xip(pg_current_snapshot()) AS x
-  WHERE x::xid::text::bigint NOT IN (${FOREIGN_XIDS_SQL}))`;
+  WHERE x::xid::text::bigint NOT IN (${foreignXidsSql}))`;
+
+/** A scalar sub-query: the xid8 below which every event row is final. Parenthesised, ready to compare with. */
+export const VISIBLE_HORIZON_SQL = visibleHorizonSql();

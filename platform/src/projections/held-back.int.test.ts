@@ -287,3 +287,126 @@ describe('a transaction open in THIS database', () => {
     }
   });
 });
+
+/** Sessions that run short transactions, each taking a transaction id, one after the other until stopped. */
+async function busySessions(connectionString: string, sessions: number) {
+  let stopped = false;
+  let transactions = 0;
+  const running = Array.from({ length: sessions }, async () => {
+    const client = new pg.Client({ connectionString });
+    await client.connect();
+    clients.push(client);
+    while (!stopped) {
+      await client.query('BEGIN');
+      await client.query('SELECT pg_current_xact_id()');
+      await client.query('COMMIT');
+      transactions++;
+    }
+  });
+  return {
+    async stop() {
+      stopped = true;
+      await Promise.all(running);
+      return transactions;
+    },
+  };
+}
+
+/** Appends one event after another until stopped. */
+function keepAppending() {
+  let stopped = false;
+  const running = (async () => {
+    while (!stopped)
+      await store.append(`probe-${randomBytes(4).toString('hex')}`, [{ type: 'Probe', data: {} }], 'any');
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      await running;
+    },
+  };
+}
+
+describe('a transaction open in THIS database while others come and go', () => {
+  it('transactions of ANOTHER database that end while the status is taken are no blockers and leave the horizon', async () => {
+    const blocker = await openTransaction(db.connectionString, 'forgotten-script');
+    // Events keep arriving, so the other database's transactions fall below the newest held-back event.
+    const appends = keepAppending();
+    const neighbours = await busySessions(await scratchDatabase(), 4);
+    const wrong: unknown[] = [];
+    const CHECKS = 1000;
+    try {
+      for (let i = 0; i < CHECKS; i++) {
+        const s = await heldBackStatus(db.knex, [NAME]);
+        const ours = s.blockers.length === 1 && s.blockers[0]!.pid === blocker.pid;
+        if (!ours || s.horizon !== blocker.xid)
+          wrong.push({
+            horizon: s.horizon,
+            blockers: s.blockers.map((b) => [b.kind, b.pid, b.transactionId]),
+          });
+      }
+    } finally {
+      const transactions = await neighbours.stop();
+      await appends.stop();
+      console.info(
+        `[held-back] ${CHECKS} statuses while another database ran ${transactions} transactions: ${wrong.length} named another blocker or horizon than ${blocker.xid} ${JSON.stringify(wrong.slice(0, 3))}`,
+      );
+    }
+    expect(wrong).toEqual([]);
+    await blocker.client.query('ROLLBACK');
+  });
+
+  it('the monitor warns again when another transaction becomes the oldest blocker, not for those behind it', async () => {
+    const warnings: { blockers: { pid: number }[]; msg: string }[] = [];
+    let allClear = 0;
+    const log = {
+      warn: (obj: object, msg: string) =>
+        void warnings.push({ ...(obj as { blockers: { pid: number }[] }), msg }),
+      info: () => void allClear++,
+      error: (_obj: object, msg: string) => void warnings.push({ blockers: [], msg: `error: ${msg}` }),
+    };
+    // The test runs the checks (the timer's first would come after it ends).
+    const monitor = startHeldBackMonitor(db.knex, [NAME], { thresholdMs: 100, intervalMs: 600_000, log });
+    const append = () =>
+      store.append(`probe-${randomBytes(4).toString('hex')}`, [{ type: 'Probe', data: {} }], 'any');
+    const checkUntil = (done: () => boolean, what: string) =>
+      eventually(async () => {
+        await monitor.check();
+        return done();
+      }, what);
+    try {
+      const first = await openTransaction(db.connectionString, 'forgotten-script');
+      await append();
+      await checkUntil(() => warnings.length > 0, 'the warning');
+      expect(warnings[0]!.blockers.map((b) => b.pid)).toEqual([first.pid]);
+
+      // A transaction behind it, as an append in flight is for a moment: a blocker too, then gone.
+      const behind = await openTransaction(db.connectionString, 'append-in-flight');
+      await append();
+      const both = await heldBackStatus(db.knex, [NAME]);
+      expect(both.blockers.map((b) => b.pid)).toEqual([first.pid, behind.pid]);
+      await monitor.check();
+      await behind.client.query('COMMIT');
+      await monitor.check();
+      expect(warnings).toHaveLength(1);
+
+      // A second forgotten session behind the first changes nothing either, until the first ends.
+      const second = await openTransaction(db.connectionString, 'second-script');
+      await append();
+      await monitor.check();
+      expect(warnings).toHaveLength(1);
+      await first.client.query('ROLLBACK');
+      // Now the second holds back what was appended after it began (once that has lasted the threshold).
+      await checkUntil(() => warnings.length > 1, 'the second warning');
+      expect(warnings).toHaveLength(2);
+      expect(warnings[1]!.blockers.map((b) => b.pid)).toEqual([second.pid]);
+      expect(warnings[1]!.msg).toContain(`pid ${second.pid}`);
+
+      await second.client.query('ROLLBACK');
+      await checkUntil(() => allClear > 0, 'the all-clear');
+      expect(warnings).toHaveLength(2);
+    } finally {
+      await monitor.stop();
+    }
+  });
+});

@@ -1,13 +1,13 @@
 import type { Knex } from 'knex';
 import { noteIfDatabaseUnavailable } from '../db/availability';
-import { FOREIGN_XIDS_SQL, VISIBLE_HORIZON_SQL } from '../event-store/visibility';
+import { FOREIGN_XIDS_SQL, visibleHorizonSql } from '../event-store/visibility';
 import { logger as defaultLogger } from '../logger';
 
 /** An open transaction that keeps committed events invisible to readers (it might still write events below them). */
 export type HeldBackBlocker = {
   /** The transaction id (xid8) of the blocking transaction. */
   transactionId: string;
-  /** 'backend': a session (pg_stat_activity); 'prepared': a two-phase transaction (pg_prepared_xacts); 'unknown': it just ended or this role cannot see it. */
+  /** 'backend': a session (pg_stat_activity); 'prepared': a two-phase transaction (pg_prepared_xacts); 'unknown': still running, but this role cannot see its session (or it has none). */
   kind: 'backend' | 'prepared' | 'unknown';
   pid: number | null;
   database: string | null;
@@ -50,14 +50,23 @@ type StatusRow = {
 /**
  * One statement, so the horizon, the held-back events and the blockers come from the same snapshot. Blockers are
  * the running transactions the horizon does not skip (see visibility.ts) whose id is not above the newest held-back
- * event: each must end before all of them are visible.
+ * event and that are still running: each must end before all of them are visible. (Whether one still runs is asked
+ * after the sessions were read, on the rows of `blockers`, so one that ends in between drops out rather than showing
+ * as a session nobody can see.)
+ *
+ * Transactions proven foreign are those of other databases seen just BEFORE the statement (the parameter) and those
+ * seen while it runs (after its snapshot). Seen only after, a transaction of another database that ends in between
+ * (under load, with busy neighbours on a shared server, every few dozen checks) would count as ours: a spurious
+ * blocker with no session, and a horizon moved below our own blocker. Seen before too, it is skipped: its xid still
+ * running in the snapshot is the same transaction, of the same database.
  */
 const HELD_BACK_STATUS_SQL = `
   WITH slowest AS (
     SELECT COALESCE(c.transaction_id, '0'::xid8) AS transaction_id, COALESCE(c.position, 0) AS position
     FROM unnest(?::text[]) AS n(name) LEFT JOIN projection_checkpoints c ON c.name = n.name
     ORDER BY 1, 2 LIMIT 1),
-  horizon AS MATERIALIZED (SELECT ${VISIBLE_HORIZON_SQL} AS h),
+  foreign_xids AS MATERIALIZED (SELECT unnest(?::bigint[]) AS xid UNION ALL ${FOREIGN_XIDS_SQL}),
+  horizon AS MATERIALIZED (SELECT ${visibleHorizonSql('SELECT xid FROM foreign_xids')} AS h),
   held AS MATERIALIZED (
     SELECT count(*)::int AS events, min(e.created_at) AS since, max(e.transaction_id) AS newest
     FROM events e, slowest s, horizon
@@ -66,8 +75,8 @@ const HELD_BACK_STATUS_SQL = `
     SELECT x AS xid8, x::xid::text::bigint AS xid
     FROM pg_snapshot_xip(pg_current_snapshot()) AS x, horizon, held
     WHERE held.events > 0 AND x >= horizon.h AND x <= held.newest
-      AND x::xid::text::bigint NOT IN (${FOREIGN_XIDS_SQL})),
-  blockers AS (
+      AND x::xid::text::bigint NOT IN (SELECT xid FROM foreign_xids)),
+  blockers AS MATERIALIZED (
     SELECT r.xid8,
       CASE WHEN a.pid IS NOT NULL THEN 'backend' WHEN p.gid IS NOT NULL THEN 'prepared' ELSE 'unknown' END AS kind,
       a.pid,
@@ -90,7 +99,7 @@ const HELD_BACK_STATUS_SQL = `
         'applicationName', b."applicationName", 'clientAddress', b."clientAddress", 'state', b.state,
         'transactionStart', b."transactionStart", 'transactionSeconds', b."transactionSeconds",
         'query', b.query, 'gid', b.gid) ORDER BY b.xid8)
-      FROM blockers b), '[]'::json) AS blockers
+      FROM blockers b WHERE pg_xact_status(b.xid8) = 'in progress'), '[]'::json) AS blockers
   FROM horizon, held`;
 
 /**
@@ -99,7 +108,13 @@ const HELD_BACK_STATUS_SQL = `
  * the slowest checkpoint counts).
  */
 export async function heldBackStatus(knex: Knex, names: readonly string[]): Promise<HeldBackStatus> {
-  const { rows } = await knex.raw<{ rows: StatusRow[] }>(HELD_BACK_STATUS_SQL, [[...names]]);
+  const foreign = await knex.raw<{ rows: { xid: string }[] }>(
+    `SELECT xid::text FROM (${FOREIGN_XIDS_SQL}) f`,
+  );
+  const { rows } = await knex.raw<{ rows: StatusRow[] }>(HELD_BACK_STATUS_SQL, [
+    [...names],
+    foreign.rows.map((f) => f.xid),
+  ]);
   const r = rows[0]!;
   const events = Number(r.events);
   return {
@@ -160,7 +175,9 @@ export type HeldBackMonitor = {
 
 /**
  * Checks every `intervalMs` whether the projections are held back and, once that has lasted `thresholdMs`, logs a
- * warning naming the blocking backends (again every `repeatMs` while it lasts, and at once when the blockers change),
+ * warning naming the blocking backends (again every `repeatMs` while it lasts, and at once when another transaction
+ * becomes the oldest blocker: the one every held-back event waits for; transactions that come and go behind it, such as
+ * the app's own appends in flight, change nothing),
  * then one line when it is over.
  */
 export function startHeldBackMonitor(
@@ -172,7 +189,7 @@ export function startHeldBackMonitor(
   const intervalMs = opts.intervalMs ?? Math.min(5000, Math.max(100, opts.thresholdMs / 2));
   const repeatMs = opts.repeatMs ?? 60_000;
   let warnedAt = 0;
-  let warnedBlockers = '';
+  let warnedOldest = '';
   let longest = 0;
   let failing = false;
   let running: Promise<void> | undefined;
@@ -184,10 +201,12 @@ export function startHeldBackMonitor(
       failing = false;
       if (s.heldBack && s.seconds * 1000 >= opts.thresholdMs) {
         longest = Math.max(longest, s.seconds);
-        const key = s.blockers.map((b) => `${b.pid}:${b.transactionId}`).join(',');
-        if (warnedAt === 0 || key !== warnedBlockers || Date.now() - warnedAt >= repeatMs) {
+        // No blocker left: it has just ended (the next check sees the events), which is no new one.
+        const oldest = s.blockers[0];
+        const key = oldest ? `${oldest.pid}:${oldest.transactionId}` : warnedOldest;
+        if (warnedAt === 0 || key !== warnedOldest || Date.now() - warnedAt >= repeatMs) {
           warnedAt = Date.now();
-          warnedBlockers = key;
+          warnedOldest = key;
           log.warn(
             {
               heldBackEvents: s.events,
@@ -213,7 +232,7 @@ export function startHeldBackMonitor(
           'Projections are no longer held back: every committed event is visible again.',
         );
         warnedAt = 0;
-        warnedBlockers = '';
+        warnedOldest = '';
         longest = 0;
       }
     } catch (error) {
