@@ -271,6 +271,24 @@ export const readModelMigrations: Migration[] = [
   },
   landingStatsListedAdsMigration,
   chatSenderCountsMigration,
+  {
+    // A column a read model finds rows by (`lookups`) or asks ranges of (`ranges`) leads an index, or each such
+    // lookup of the live projector reads the whole table (checked for every model by lookup-indexes.int.test.ts).
+    name: '0220_read_models_lookup_indexes',
+    async up(knex) {
+      await knex.raw(`
+        CREATE INDEX post_likes_user ON post_likes (user_id);
+        CREATE INDEX notifications_actor ON notifications (actor_id);
+        CREATE INDEX notifications_request ON notifications (request_id);
+        CREATE INDEX notification_posts_author ON notification_posts (author_id);
+        CREATE INDEX notification_ads_owner ON notification_ads (owner_id);
+        CREATE INDEX notification_adoption_requests_requester ON notification_adoption_requests (requester_id);
+        CREATE INDEX notification_adoption_requests_ad ON notification_adoption_requests (ad_id);
+        CREATE INDEX notification_vet_terms_until ON notification_vet_terms (until);
+        CREATE INDEX contact_messages_user ON contact_messages (user_id);
+      `);
+    },
+  },
 ];
 
 /** Every schema change of the product: the platform's tables first, then the read models. */
