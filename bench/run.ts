@@ -41,7 +41,8 @@ async function main() {
     throw new Error(`no bench named ${only.join(', ')}; known: ${sections.map((s) => s.name).join(', ')}`);
 
   console.log('Starting a throwaway embedded PostgreSQL…');
-  const server = await startBenchPostgres();
+  // BENCH_REBUILD_KEEP (bench/sections/rebuild.ts): the generated log is kept on a server that outlives the run.
+  const server = await startBenchPostgres(Boolean(process.env.BENCH_REBUILD_KEEP));
   const stopOnSignal = () => void server.stop().finally(() => process.exit(130));
   process.once('SIGINT', stopOnSignal);
   process.once('SIGTERM', stopOnSignal);
