@@ -40,8 +40,14 @@ async function main() {
   if (selected.length === 0)
     throw new Error(`no bench named ${only.join(', ')}; known: ${sections.map((s) => s.name).join(', ')}`);
 
-  console.log('Starting a throwaway embedded PostgreSQL…');
-  const server = await startBenchPostgres();
+  // BENCH_REBUILD_KEEP (bench/sections/rebuild.ts): the generated log is kept on a server that outlives the run.
+  const kept = Boolean(process.env.BENCH_REBUILD_KEEP);
+  console.log(
+    kept
+      ? 'Starting the kept embedded PostgreSQL (.data/bench-pg/kept)…'
+      : 'Starting a throwaway embedded PostgreSQL…',
+  );
+  const server = await startBenchPostgres(kept);
   const stopOnSignal = () => void server.stop().finally(() => process.exit(130));
   process.once('SIGINT', stopOnSignal);
   process.once('SIGTERM', stopOnSignal);

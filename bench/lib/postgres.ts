@@ -16,16 +16,19 @@ export type BenchServer = {
   stop(): Promise<void>;
 };
 
-/** A throwaway embedded PostgreSQL with the platform schema, on a free port, in a fresh directory. */
-export async function startBenchPostgres(): Promise<BenchServer> {
+/**
+ * A throwaway embedded PostgreSQL with the platform schema, on a free port, in a fresh directory; or, with `kept`,
+ * in `.data/bench-pg/kept`, reused from the last run and left in place (for data a section keeps between runs).
+ */
+export async function startBenchPostgres(kept = false): Promise<BenchServer> {
   const port = await freePort();
-  const dataDir = path.resolve('.data', 'bench-pg', `${process.pid}-${port}`);
-  await rm(dataDir, { recursive: true, force: true });
+  const dataDir = path.resolve('.data', 'bench-pg', kept ? 'kept' : `${process.pid}-${port}`);
+  if (!kept) await rm(dataDir, { recursive: true, force: true });
   let pgServer: Awaited<ReturnType<typeof startEmbeddedPostgres>>;
   try {
     pgServer = await startEmbeddedPostgres({ dataDir, port, database: 'pawhaven_bench' });
   } catch (error) {
-    await rm(dataDir, { recursive: true, force: true });
+    if (!kept) await rm(dataDir, { recursive: true, force: true });
     throw error;
   }
   const db = connectDatabase(pgServer.connectionString, { max: 2 });
@@ -47,7 +50,7 @@ export async function startBenchPostgres(): Promise<BenchServer> {
     dataDir,
     async stop() {
       await pgServer.stop();
-      await rm(dataDir, { recursive: true, force: true });
+      if (!kept) await rm(dataDir, { recursive: true, force: true });
     },
   };
 }
@@ -56,12 +59,22 @@ export async function startBenchPostgres(): Promise<BenchServer> {
  * A new, empty database on the bench's server with the product's whole schema, for a section whose data would
  * weigh on the others (a million events). Answers its connection string.
  */
-export async function freshDatabase(connectionString: string, name: string): Promise<string> {
+export async function freshDatabase(
+  connectionString: string,
+  name: string,
+  /** A database to copy instead of starting empty. */
+  template?: string,
+): Promise<string> {
   const admin = new pg.Client({ connectionString });
   await admin.connect();
   try {
     await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE ${name}`);
+    // A template must have no session: one just closed may not have ended on the server yet.
+    if (template)
+      await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1`, [
+        template,
+      ]);
+    await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   } finally {
     await admin.end();
   }

@@ -1,3 +1,9 @@
+/**
+ * The rebuild bench (`npm run bench -- rebuild`) and the admin lists over the same generated log (`admin-lists`).
+ * `BENCH_REBUILD_EVENTS` sets the log's size (default 1,000,000; 200,000 for a quick look). Generating it takes
+ * minutes: with `BENCH_REBUILD_KEEP=1` the bench's PostgreSQL lives in `.data/bench-pg/kept` and outlives the run,
+ * the log is generated once per size and each run copies it (read models empty) — delete that folder to start over.
+ */
 import { randomUUID } from 'node:crypto';
 import { startApp } from '@pawhaven/gateway';
 import {
@@ -27,6 +33,8 @@ const EVENTS = Number(process.env.BENCH_REBUILD_EVENTS ?? 1_000_000);
 /** Rows each admin list holds at least while its pages are timed. */
 const LIST_ROWS = Number(process.env.BENCH_ADMIN_LIST_ROWS ?? 100_000);
 const RUNS = 3;
+/** Keep the generated log between runs (on a server left in `.data/bench-pg/kept`): see `keptLog`. */
+const KEEP = Boolean(process.env.BENCH_REBUILD_KEEP);
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
@@ -39,8 +47,56 @@ let million: Promise<Million> | null = null;
  * both sections of this file; the read models are left empty.
  */
 function millionEvents(ctx: BenchContext): Promise<Million> {
-  million ??= (async () => {
-    const url = await freshDatabase(ctx.connectionString, 'pawhaven_rebuild');
+  million ??= KEEP ? keptLog(ctx) : generate(ctx, 'pawhaven_rebuild');
+  return million;
+}
+
+/**
+ * With BENCH_REBUILD_KEEP: the log generated once into a database of its own (`pawhaven_rebuild_log_<EVENTS>`, on
+ * the kept server), marked as complete, and copied for each run (CREATE DATABASE … TEMPLATE: seconds, against
+ * minutes to generate), so the read models start empty every run.
+ */
+async function keptLog(ctx: BenchContext): Promise<Million> {
+  const name = `pawhaven_rebuild_log_${EVENTS}`;
+  const url = new URL(ctx.connectionString);
+  url.pathname = `/${name}`;
+  let kept: Omit<Million, 'url'> | null = null;
+  const db = connectDatabase(url.toString(), { max: 1 });
+  try {
+    const { rows } = await db.knex.raw<{ rows: { events: number; counts: Record<string, number> }[] }>(
+      `SELECT events, counts FROM bench_generated`,
+    );
+    kept = rows[0] ?? null;
+  } catch {
+    kept = null; // no such database yet, or its generation did not finish
+  } finally {
+    await db.close();
+  }
+  if (kept) ctx.log(`reusing the kept log of ${kept.events.toLocaleString()} events (${name})`);
+  else {
+    const generated = await generate(ctx, name);
+    const done = connectDatabase(generated.url, { max: 1 });
+    try {
+      await done.knex.raw(`CREATE TABLE bench_generated (events integer NOT NULL, counts jsonb NOT NULL)`);
+      await done.knex.raw(`INSERT INTO bench_generated VALUES (?, ?::jsonb)`, [
+        generated.events,
+        JSON.stringify(generated.counts),
+      ]);
+    } finally {
+      await done.close();
+    }
+    kept = generated;
+  }
+  return {
+    url: await freshDatabase(ctx.connectionString, 'pawhaven_rebuild', name),
+    events: kept.events,
+    counts: kept.counts,
+  };
+}
+
+function generate(ctx: BenchContext, name: string): Promise<Million> {
+  return (async () => {
+    const url = await freshDatabase(ctx.connectionString, name);
     const db = connectDatabase(url, { max: 12 });
     try {
       await migrate(db.knex, allMigrations);
@@ -72,7 +128,6 @@ function millionEvents(ctx: BenchContext): Promise<Million> {
       await db.close();
     }
   })();
-  return million;
 }
 
 async function readEverything(store: EventStore): Promise<{ events: number; seconds: number }> {
