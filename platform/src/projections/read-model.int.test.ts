@@ -318,7 +318,7 @@ describe('read models following the log together', () => {
     expect(await readCheckpoint(db.knex, ranged.name)).toEqual(end);
     const { rows } = await db.knex.raw(`SELECT payload FROM change_notices ORDER BY id DESC LIMIT 1`);
     expect(JSON.parse(rows[0].payload)).toEqual([{ kind: 'ad', adId: ad }]);
-    const { rows: likes } = await db.knex.raw(`SELECT user_id FROM rm_likes WHERE ad_id = ?`, [ad]);
+    const { rows: likes } = await db.knex.raw(`SELECT user_id FROM rm_likes WHERE ad_id = ?`, [ad!]);
     expect(likes).toEqual([{ user_id: u }]);
   });
 });
