@@ -3,6 +3,7 @@ import type { Notices, RecordedEvent } from '@pawhaven/platform';
 import { notify, takeAway } from './deliver';
 import {
   broadcastRow,
+  notificationId,
   text,
   timeOf,
   usernameOf,
@@ -77,9 +78,15 @@ export function applyCommunityEvent(
     case 'PostLiked': {
       const d = event.data;
       const [postId, actorId, postAuthorId] = [text(d.postId), text(d.userId), text(d.postAuthorId)];
-      if (!postId || !actorId || !postAuthorId || !rows.notification_posts.get(postId)) return;
+      if (!postId || !actorId || !postAuthorId) return;
+      const post = rows.notification_posts.get(postId);
       // One like notification per liker and post, whatever a history of repeated likes says.
       const likes = rows.notifications.find('post_id', postId);
+      // What `notify` reads, asked with the post (ask first for every row the event names): one load on a live batch.
+      rows.notification_users.get(actorId);
+      rows.notification_users.get(postAuthorId);
+      rows.notifications.get(notificationId(recorded.eventId, postAuthorId));
+      if (!post) return;
       if (likes.some((n) => n.type === 'post_like' && n.actor_id === actorId && n.user_id === postAuthorId))
         return;
       const { title, message } = T.post_like;
