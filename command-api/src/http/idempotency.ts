@@ -4,12 +4,15 @@ import { personalDataOwners, personalDataRule, readPath } from '@pawhaven/contra
 import {
   badRequest,
   conflict,
+  DATABASE_UNAVAILABLE,
   defineProjection,
   HttpError,
   isEnvelope,
   logger,
+  noteIfDatabaseUnavailable,
   openEnvelope,
   parseEnvelope,
+  RETRY_AFTER_SECONDS,
   sealValue,
   type Database,
   type PersonalDataKeys,
@@ -262,6 +265,7 @@ async function settle(
   // A refusal is not kept (a corrected retry must run); nor is an answer that sets a cookie (a session), since a
   // replay could not set it again.
   const keep = succeeded && res.getHeader('set-cookie') === undefined && body !== null && !res.headersSent;
+  let why = NOT_SAVED;
   try {
     if (keep) {
       const type = res.getHeader('content-type');
@@ -286,18 +290,21 @@ async function settle(
     // A refusal commits what it recorded on purpose (a counted wrong code).
     if (await uow.commit()) return args;
   } catch (err) {
-    logger.error({ err }, 'a request with an Idempotency-Key could not be committed');
+    // The database gone at the commit (a restart, a failover) is told as every other request is told it.
+    if (noteIfDatabaseUnavailable(err, 'request')) why = DATABASE_UNAVAILABLE;
+    else logger.error({ err }, 'a request with an Idempotency-Key could not be committed');
     if (uow.open) await uow.rollback();
   }
   // Not committed, or the commit was not confirmed. A refusal goes out as it is; a success must not be taken as
   // done: a retry with the same key finds out (the answer replayed if the commit went through, a fresh run if not).
   if (!succeeded || res.headersSent) return args;
-  return notSaved(res);
+  return notSaved(res, why);
 }
 
-function notSaved(res: Response): unknown[] {
-  const text = JSON.stringify({ message: NOT_SAVED, error: NOT_SAVED });
+function notSaved(res: Response, why: string): unknown[] {
+  const text = JSON.stringify({ message: why, error: why });
   res.statusCode = 503;
+  res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
   res.removeHeader('ETag');
   res.removeHeader('Set-Cookie');
   res.setHeader('Content-Type', 'application/json; charset=utf-8');

@@ -2,6 +2,7 @@ import http from 'node:http';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type RegisteredUser, type TestApp } from '@pawhaven/testing';
+import { DATABASE_UNAVAILABLE } from '@pawhaven/platform';
 
 /**
  * Issue 6 point 6: a retried create whose first answer was lost must not create twice. Every mutating route
@@ -274,6 +275,34 @@ describe('Idempotency-Key', () => {
     expect(retry.status).toBe(200);
     expect(retry.headers.get('idempotent-replayed')).toBeNull();
     expect(await profileUpdates()).toBe(before + 1);
+  });
+
+  it('answers 503 with the database-unavailable message when the database goes away as the answer is recorded', async () => {
+    const update = () =>
+      t.api.request('POST', '/api/auth/update-profile', {
+        body: { about: 'Walks the shelter dogs on Sundays' },
+        token: owner.token,
+        headers: { 'idempotency-key': 'profile-database-gone' },
+      });
+    // The request's own connection ends while it records the answer, as in a restart of the database.
+    await t.db.pool.query(`
+      CREATE FUNCTION gone_for_test() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.key = 'profile-database-gone' THEN PERFORM pg_terminate_backend(pg_backend_pid()); END IF;
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER gone_for_test BEFORE INSERT ON idempotency_keys FOR EACH ROW EXECUTE FUNCTION gone_for_test();`);
+    let refused;
+    try {
+      refused = await update();
+    } finally {
+      await t.db.pool.query(`DROP TRIGGER gone_for_test ON idempotency_keys; DROP FUNCTION gone_for_test()`);
+    }
+    expect(refused.status).toBe(503);
+    expect(refused.body.message).toBe(DATABASE_UNAVAILABLE);
+    expect(refused.headers.get('retry-after')).toBe('2');
+    const retry = await update();
+    expect(retry.status).toBe(200);
   });
 
   it('refuses a malformed key with 400', async () => {
