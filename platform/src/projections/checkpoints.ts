@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { START, type LogPosition, type RecordedEvent } from '../event-store/event-store';
 import { VISIBLE_HORIZON_SQL } from '../event-store/visibility';
 import { collectNotices } from './notices';
-import { runInOneStatement, type Statement } from './live-batch';
+import { runInOneStatement, unionAll } from './live-batch';
 import type { Projection } from './projection';
 import { evolveTogether } from './read-model';
 
@@ -91,11 +91,6 @@ export async function applyBatch(
   });
   return { transactionId: last.transactionId, position: last.position };
 }
-
-const unionAll = (selects: readonly Statement[]): Statement => ({
-  sql: selects.map((s) => s.sql).join('\nUNION ALL\n'),
-  bindings: selects.flatMap((s) => s.bindings),
-});
 
 /** Empties the projection's tables and puts its checkpoint back to the start, atomically. */
 export async function resetProjection(knex: Knex, projection: Projection): Promise<void> {

@@ -274,7 +274,7 @@ export type Statement = { sql: string; bindings: Knex.RawBinding[]; name?: strin
  * rows (a key is either kept or deleted; each table belongs to one read model), so their order within it is moot.
  */
 export async function runInOneStatement(
-  tx: Knex.Transaction,
+  tx: Knex | Knex.Transaction,
   steps: readonly Statement[],
   final: Statement = { sql: 'SELECT 1', bindings: [] },
 ): Promise<void> {
@@ -285,6 +285,12 @@ export async function runInOneStatement(
     [...steps.flatMap((step) => step.bindings), ...final.bindings],
   );
 }
+
+/** SELECTs one after another, as one (their rows in this order). */
+export const unionAll = (selects: readonly Statement[]): Statement => ({
+  sql: selects.map((s) => s.sql).join('\nUNION ALL\n'),
+  bindings: selects.flatMap((s) => s.bindings),
+});
 
 /**
  * Runs `pass` (every read model's `evolve` over its events of the batch, from the batch's start) against the live

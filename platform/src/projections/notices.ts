@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { listenTo } from '../db/listen';
 import { logger } from '../logger';
-import type { Statement } from './live-batch';
+import { runInOneStatement, unionAll, type Statement } from './live-batch';
 
 /**
  * Change notices: after a projector commits, the realtime gateway learns what changed (see 'Projections' and
@@ -124,18 +124,12 @@ export async function listenForChanges(
   });
 }
 
-const SEND = `
-  WITH kept AS (INSERT INTO change_notices (payload) VALUES (?) RETURNING id, payload)
-  SELECT pg_notify(?, kept.id || ':' || kept.payload) FROM kept`;
-
 /** Sends notices now, outside any projector batch (e.g. a rebuild's progress): delivered to every listener at once. */
 export async function publishNotices(knex: Knex, notices: ChangeNotice[]): Promise<void> {
-  const json = JSON.stringify(notices);
-  if (json.length > MAX_PAYLOAD) {
-    logger.warn({ bytes: json.length }, 'change notice too large; dropped');
-    return;
-  }
-  await knex.raw(SEND, [json, CHANGES_CHANNEL]);
+  const collected = collectNotices();
+  for (const notice of notices) collected.push(notice);
+  const { steps, notifies } = collected.sending();
+  if (steps.length > 0) await runInOneStatement(knex, steps, unionAll(notifies));
 }
 
 /** Drops the notices no listener will read again; answers how many (housekeeping). */
