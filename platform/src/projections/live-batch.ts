@@ -270,8 +270,9 @@ function changeSteps(tables: readonly BatchTable[]): Statement[] {
 export type Statement = { sql: string; bindings: Knex.RawBinding[]; name?: string };
 
 /**
- * `steps` and then `final` (a SELECT: NOTIFYs, say) as ONE statement, one round trip. The steps touch different
- * rows (a key is either kept or deleted; each table belongs to one read model), so their order within it is moot.
+ * `steps` and then `final` (a SELECT: NOTIFYs, say) as ONE statement, one round trip. The steps write different
+ * rows (a key is either kept or deleted; each table belongs to one read model; notices and checkpoints have tables
+ * of their own), so their order within it is moot.
  */
 export async function runInOneStatement(
   tx: Knex | Knex.Transaction,
@@ -286,7 +287,7 @@ export async function runInOneStatement(
   );
 }
 
-/** SELECTs one after another, as one (their rows in this order). */
+/** SELECTs as one, evaluated one after another (a plain Append: the NOTIFYs go out in this order). */
 export const unionAll = (selects: readonly Statement[]): Statement => ({
   sql: selects.map((s) => s.sql).join('\nUNION ALL\n'),
   bindings: selects.flatMap((s) => s.bindings),
