@@ -30,7 +30,7 @@ import {
   sealValue,
   type Envelope,
 } from './envelope';
-import { PersonalDataKeys } from './key-store';
+import { PersonalDataKeys, type KeyState } from './key-store';
 import { personalStreamPrefix, type Pseudonyms } from './pseudonyms';
 
 /** The pseudonyms, or where to get them on first need (the secret kept in the database: `resolvePseudonyms`). */
@@ -232,75 +232,94 @@ export function openerInThread(keysConnectionString: string): PersonalFieldOpene
   };
 }
 
-/** Opens a batch's personal fields with one key lookup for the whole batch (most come from the cache). */
+/** An event of a batch with personal fields to open: each field's envelope parsed once (`Sealed`). */
+type Opening = { index: number; rule: PersonalDataRule; owners: string[]; sealed: Sealed[] };
+/** A field as stored: its envelope; the path of the field whose envelope holds it too; or null (legacy, or none). */
+type Sealed = Envelope | string | null;
+
+/**
+ * Opens a batch's personal fields with one key lookup for the whole batch (most come from the cache). A rebuild opens
+ * hundreds of thousands of events here: plain loops over the batch, no closure made per event.
+ */
 async function openPersonalFields(keys: PersonalDataKeys, batch: RecordedEvent[]): Promise<RecordedEvent[]> {
   const keyIds: string[] = [];
   const owners: string[] = [];
-  // Each field's envelope is parsed once, here (a path: sealed with the field there; null: legacy plaintext, or
-  // nothing to open).
-  const work: {
-    index: number;
-    rule: PersonalDataRule;
-    owners: string[];
-    sealed: (Envelope | string | null)[];
-  }[] = [];
-  batch.forEach((e, index) => {
+  const work: Opening[] = [];
+  for (let index = 0; index < batch.length; index++) {
+    const e = batch[index]!;
     const rule = personalDataRule(e.type);
-    if (!rule) return;
+    if (!rule) continue;
     const ownersOfEvent = personalDataOwners(rule, e);
     let any = false;
-    const sealed: (Envelope | string | null)[] = [];
+    const sealed: Sealed[] = [];
     for (const f of rule.fields) {
       const value = readPath(e.data, f.path);
       const envelope = parseEnvelope(value);
       const holder = envelope ? null : sealedWithPath(value);
       sealed.push(envelope ?? holder);
-      if (envelope) keyIds.push(...(envelope.pair ?? [envelope.keyId]));
-      else if (holder !== null) {
+      if (envelope) {
+        if (envelope.pair) keyIds.push(envelope.pair[0], envelope.pair[1]);
+        else keyIds.push(envelope.keyId);
+      } else if (holder !== null) {
         // opened with its holder's envelope
       } else if (value === undefined || value === null || ownersOfEvent.length === 0) continue;
-      else owners.push(...ownersOfEvent); // legacy plaintext: shown unless an owner was forgotten
+      else for (const owner of ownersOfEvent) owners.push(owner); // legacy plaintext: shown unless one was forgotten
       any = true;
     }
     if (any) work.push({ index, rule, owners: ownersOfEvent, sealed });
-  });
-  if (work.length === 0) return batch;
-  const { byKey, byUser } = await keys.lookup(keyIds, owners);
-  const keyOf = (envelope: Envelope): Buffer | null => {
-    if (!envelope.pair) return byKey.get(envelope.keyId)?.key ?? null;
-    const [a, b] = envelope.pair.map((id) => byKey.get(id)?.key ?? null);
-    return a && b ? keys.pairKeyOf(envelope.keyId, a, b) : null;
-  };
-  const out = batch.slice();
-  for (const { index, rule, owners: ownersOfEvent, sealed } of work) {
-    const e = batch[index]!;
-    const forgotten = ownersOfEvent.some((owner) => byUser.get(owner)?.destroyed === true);
-    const opened: [path: string, value: unknown][] = [];
-    // Fields sealed together are opened once, with their holder's envelope: their values by path (null: unreadable).
-    let together: { envelope: Envelope; values: Record<string, unknown> | null } | null = null;
-    const sealedTogether = (envelope: Envelope) => {
-      if (together?.envelope !== envelope) {
-        const values = open(keyOf(envelope), envelope, null, e);
-        const byPath = typeof values === 'object' && values !== null && !Array.isArray(values);
-        together = { envelope, values: byPath ? (values as Record<string, unknown>) : null };
-      }
-      return together.values;
-    };
-    rule.fields.forEach((f, i) => {
-      const s = sealed[i];
-      const holder = typeof s === 'string' ? sealed[rule.fields.findIndex((g) => g.path === s)] : s;
-      if (typeof s === 'string' || s?.fields) {
-        const values = holder && typeof holder === 'object' && holder.fields ? sealedTogether(holder) : null;
-        opened.push([f.path, values && Object.hasOwn(values, f.path) ? values[f.path] : f.shredded]);
-      } else if (s) opened.push([f.path, open(keyOf(s), s, f.shredded, e)]);
-      else if (forgotten) {
-        const value = readPath(e.data, f.path);
-        if (value !== undefined && value !== null) opened.push([f.path, f.shredded]);
-      }
-    });
-    if (opened.length > 0) out[index] = { ...e, data: writePaths(e.data, opened) };
   }
+  if (work.length === 0) return batch;
+  const found = await keys.lookup(keyIds, owners);
+  const out = batch.slice();
+  for (const opening of work) out[opening.index] = openEvent(keys, found, batch[opening.index]!, opening);
   return out;
+}
+
+/** The key an envelope was sealed with: its owner's, or the pair's of both members; null once one is destroyed. */
+function keyOf(keys: PersonalDataKeys, byKey: Map<string, KeyState>, envelope: Envelope): Buffer | null {
+  if (!envelope.pair) return byKey.get(envelope.keyId)?.key ?? null;
+  const a = byKey.get(envelope.pair[0])?.key ?? null;
+  const b = byKey.get(envelope.pair[1])?.key ?? null;
+  return a && b ? keys.pairKeyOf(envelope.keyId, a, b) : null;
+}
+
+/** The event with its fields opened (or shredded: a destroyed key, an unreadable envelope, a forgotten owner). */
+function openEvent(
+  keys: PersonalDataKeys,
+  { byKey, byUser }: { byKey: Map<string, KeyState>; byUser: Map<string, KeyState> },
+  e: RecordedEvent,
+  { rule, owners, sealed }: Opening,
+): RecordedEvent {
+  let forgotten = false;
+  for (const owner of owners) if (byUser.get(owner)?.destroyed === true) forgotten = true;
+  const opened: [path: string, value: unknown][] = [];
+  // Fields sealed together are opened once, with their holder's envelope: their values by path (null: unreadable).
+  let together: Envelope | null = null;
+  let values: Record<string, unknown> | null = null;
+  for (let i = 0; i < rule.fields.length; i++) {
+    const f = rule.fields[i]!;
+    const s = sealed[i];
+    if (typeof s === 'string' || s?.fields) {
+      let holder: Sealed | undefined = s;
+      if (typeof s === 'string')
+        for (let j = 0; j < rule.fields.length; j++) if (rule.fields[j]!.path === s) holder = sealed[j];
+      if (holder && typeof holder === 'object' && holder.fields && together !== holder) {
+        together = holder;
+        const all = open(keyOf(keys, byKey, holder), holder, null, e);
+        values =
+          typeof all === 'object' && all !== null && !Array.isArray(all)
+            ? (all as Record<string, unknown>)
+            : null;
+      }
+      const held = holder && typeof holder === 'object' && holder.fields ? values : null;
+      opened.push([f.path, held && Object.hasOwn(held, f.path) ? held[f.path] : f.shredded]);
+    } else if (s) opened.push([f.path, open(keyOf(keys, byKey, s), s, f.shredded, e)]);
+    else if (forgotten) {
+      const value = readPath(e.data, f.path);
+      if (value !== undefined && value !== null) opened.push([f.path, f.shredded]);
+    }
+  }
+  return opened.length > 0 ? { ...e, data: writePaths(e.data, opened) } : e;
 }
 
 function open(key: Buffer | null, envelope: Envelope, shredded: '' | null, e: RecordedEvent): unknown {
