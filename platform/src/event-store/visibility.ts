@@ -1,3 +1,5 @@
+import type { Knex } from 'knex';
+
 /**
  * The visibility horizon of the event log, as SQL to embed in one statement.
  *
@@ -32,6 +34,23 @@ export const FOREIGN_XIDS_SQL = `
   SELECT p.transaction::text::bigint FROM pg_prepared_xacts p WHERE p.database <> current_database()`;
 
 /**
+ * The foreign transactions seen both just BEFORE a statement (its parameter, from `foreignXidsNow`) and while it runs.
+ * Seen only while it runs, a transaction of another database that ends between the statement's snapshot and the read
+ * of the activity views would count as ours (an ended one cannot be proven foreign): under busy neighbours, every few
+ * dozen statements. Seen before as well, its xid still running in the snapshot is the same transaction, so foreign.
+ * A reader can afford the conservative error (it reads a little less); a status shown to people cannot.
+ */
+export const FOREIGN_XIDS_SEEN_SQL = `SELECT unnest(?::bigint[]) AS xid UNION ALL ${FOREIGN_XIDS_SQL}`;
+
+/** The xids of other databases' transactions running now: the parameter of `FOREIGN_XIDS_SEEN_SQL`. */
+export async function foreignXidsNow(knex: Knex): Promise<string[]> {
+  const { rows } = await knex.raw<{ rows: { xid: string }[] }>(
+    `SELECT xid::text FROM (${FOREIGN_XIDS_SQL}) f`,
+  );
+  return rows.map((r) => r.xid);
+}
+
+/**
  * The horizon with `foreignXidsSql` (a query of one non-NULL bigint column) as the transactions proven foreign; any
  * proof holds, e.g. a backend of another database seen BEFORE the statement with an xid still running in its snapshot.
  */
@@ -39,6 +58,18 @@ export const visibleHorizonSql = (foreignXidsSql: string = FOREIGN_XIDS_SQL) => 
   SELECT COALESCE(min(x), pg_snapshot_xmax(pg_current_snapshot()))
   FROM pg_snapshot_xip(pg_current_snapshot()) AS x
   WHERE x::xid::text::bigint NOT IN (${foreignXidsSql}))`;
+
+/**
+ * The horizon as a status reports it: like `visibleHorizonSql`, but a transaction that has ended since the snapshot
+ * no longer counts (it holds nothing back any more; a reader's next snapshot sees past it). Only for counting what
+ * is held back: a reader must not skip an ended transaction of its own snapshot, whose events it cannot see. Whether
+ * it is foreign is asked first (CASE keeps the order): one that ends after its session was read cannot pass as ours.
+ */
+export const runningHorizonSql = (foreignXidsSql: string) => `(
+  SELECT COALESCE(min(x), pg_snapshot_xmax(pg_current_snapshot()))
+  FROM pg_snapshot_xip(pg_current_snapshot()) AS x
+  WHERE CASE WHEN x::xid::text::bigint IN (${foreignXidsSql}) THEN false
+    ELSE pg_xact_status(x) = 'in progress' END)`;
 
 /** A scalar sub-query: the xid8 below which every event row is final. Parenthesised, ready to compare with. */
 export const VISIBLE_HORIZON_SQL = visibleHorizonSql();

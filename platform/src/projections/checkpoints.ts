@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { START, type LogPosition, type RecordedEvent } from '../event-store/event-store';
-import { VISIBLE_HORIZON_SQL } from '../event-store/visibility';
+import { FOREIGN_XIDS_SEEN_SQL, foreignXidsNow, runningHorizonSql } from '../event-store/visibility';
 import { collectNotices } from './notices';
 import { runInOneStatement, unionAll } from './live-batch';
 import type { Projection } from './projection';
@@ -145,13 +145,18 @@ type StatusRow = {
   last_error_at: Date | null;
 };
 
-/** Every projection's checkpoint and lag, from one snapshot (the horizon is the one readers use: visibility.ts). */
+/**
+ * Every projection's checkpoint and lag, from one snapshot. Held back are the events behind a transaction that may be
+ * ours and still runs (`runningHorizonSql`, with the foreign transactions seen before the statement too).
+ */
 export async function projectionStatus(
   knex: Knex,
   projections: readonly Projection[],
 ): Promise<ProjectionStatus[]> {
+  const foreign = await foreignXidsNow(knex);
   const { rows } = await knex.raw<{ rows: StatusRow[] }>(
-    `WITH horizon AS MATERIALIZED (SELECT ${VISIBLE_HORIZON_SQL} AS h),
+    `WITH foreign_xids AS MATERIALIZED (${FOREIGN_XIDS_SEEN_SQL}),
+     horizon AS MATERIALIZED (SELECT ${runningHorizonSql('SELECT xid FROM foreign_xids')} AS h),
      cp AS (
        SELECT n.name, n.ord, c.transaction_id, c.position, c.events_processed, c.updated_at, c.last_error,
          c.last_error_at,
@@ -165,7 +170,7 @@ export async function projectionStatus(
          min(e.created_at) FILTER (WHERE e.transaction_id >= horizon.h) AS held_back_since
        FROM events e WHERE (e.transaction_id, e.position) > (cp.at_tx, cp.at_pos)) AS pending
      ORDER BY cp.ord`,
-    [projections.map((p) => p.name)],
+    [foreign, projections.map((p) => p.name)],
   );
   return rows.map((r) => ({
     name: r.name,

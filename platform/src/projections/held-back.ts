@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { noteIfDatabaseUnavailable } from '../db/availability';
-import { FOREIGN_XIDS_SQL, visibleHorizonSql } from '../event-store/visibility';
+import { FOREIGN_XIDS_SEEN_SQL, foreignXidsNow, visibleHorizonSql } from '../event-store/visibility';
 import { logger as defaultLogger } from '../logger';
 
 /** An open transaction that keeps committed events invisible to readers (it might still write events below them). */
@@ -65,7 +65,7 @@ const HELD_BACK_STATUS_SQL = `
     SELECT COALESCE(c.transaction_id, '0'::xid8) AS transaction_id, COALESCE(c.position, 0) AS position
     FROM unnest(?::text[]) AS n(name) LEFT JOIN projection_checkpoints c ON c.name = n.name
     ORDER BY 1, 2 LIMIT 1),
-  foreign_xids AS MATERIALIZED (SELECT unnest(?::bigint[]) AS xid UNION ALL ${FOREIGN_XIDS_SQL}),
+  foreign_xids AS MATERIALIZED (${FOREIGN_XIDS_SEEN_SQL}),
   horizon AS MATERIALIZED (SELECT ${visibleHorizonSql('SELECT xid FROM foreign_xids')} AS h),
   held AS MATERIALIZED (
     SELECT count(*)::int AS events, min(e.created_at) AS since, max(e.transaction_id) AS newest
@@ -108,13 +108,8 @@ const HELD_BACK_STATUS_SQL = `
  * the slowest checkpoint counts).
  */
 export async function heldBackStatus(knex: Knex, names: readonly string[]): Promise<HeldBackStatus> {
-  const foreign = await knex.raw<{ rows: { xid: string }[] }>(
-    `SELECT xid::text FROM (${FOREIGN_XIDS_SQL}) f`,
-  );
-  const { rows } = await knex.raw<{ rows: StatusRow[] }>(HELD_BACK_STATUS_SQL, [
-    [...names],
-    foreign.rows.map((f) => f.xid),
-  ]);
+  const foreign = await foreignXidsNow(knex);
+  const { rows } = await knex.raw<{ rows: StatusRow[] }>(HELD_BACK_STATUS_SQL, [[...names], foreign]);
   const r = rows[0]!;
   const events = Number(r.events);
   return {
