@@ -199,6 +199,7 @@ export function requestAdoption(w: World): void {
       message,
       petHistoryImage: w.rng.chance(0.25) ? w.image() : null,
       requestedAt: w.iso(),
+      ownerId: ad.owner.id,
     },
     { actorId: u.id },
   );

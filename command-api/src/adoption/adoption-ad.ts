@@ -20,7 +20,7 @@ export type AdoptionCommand =
   | {
       type: 'RequestAdoption';
       /** What the request records (the event's data but its time), and now. */
-      data: Omit<Extract<AdoptionEvent, { type: 'AdoptionRequested' }>['data'], 'requestedAt'> & {
+      data: Omit<Extract<AdoptionEvent, { type: 'AdoptionRequested' }>['data'], 'requestedAt' | 'ownerId'> & {
         now: Date;
       };
     }
@@ -174,6 +174,7 @@ function decideAdoptionAd(command: AdoptionCommand, state: AdoptionAdState): Ado
             message: d.message,
             petHistoryImage: d.petHistoryImage,
             requestedAt: at,
+            ownerId: state.ownerId,
           },
         },
       ];

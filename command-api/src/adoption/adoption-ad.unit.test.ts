@@ -40,6 +40,7 @@ const requested = (requestId: string, requesterId: string): AdoptionEvent => ({
     message: 'Please',
     petHistoryImage: null,
     requestedAt: at,
+    ownerId: 'owner',
   },
 });
 const accepted: AdoptionEvent[] = [

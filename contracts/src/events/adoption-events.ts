@@ -42,6 +42,11 @@ export type AdoptionEvent =
         message: string;
         petHistoryImage: string | null;
         requestedAt: string;
+        /**
+         * The ad's owner, carried so that the read models need no lookup before they know whom to tell (absent
+         * from requests recorded before it was).
+         */
+        ownerId?: string;
       };
     }
   | { type: 'AdoptionRequestAccepted'; data: { requestId: string; acceptedAt: string } }

@@ -204,9 +204,11 @@ export const adoptionAdsProjection = defineReadModel<{ adoption_ads: AdRow; adop
         return;
       case 'AdoptionRequested': {
         const d = event.data;
+        // Asked with the ad (ask first for every row the event names): one load on a live batch.
+        const known = requests.get(d.requestId);
         // Only on an ad the model has: one whose owner was deleted is gone, and so is anything sent to it.
         if (!ad) return;
-        if (!requests.get(d.requestId)) {
+        if (!known) {
           requests.put({
             id: d.requestId,
             ad_id: adId,

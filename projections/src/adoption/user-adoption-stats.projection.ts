@@ -70,8 +70,11 @@ export const userAdoptionStatsProjection = defineReadModel<{
       case 'AdoptionRequested': {
         const adId = adIdOfStream(recorded.streamId);
         const { requestId, requesterId } = event.data;
+        // Every row the event names asked before branching (one load on a live batch): the ad, the request, the
+        // requester's counts (`add` reads them again).
+        const [ad, known] = [ads.get(adId), counted.get(requestId), stats.get(requesterId)];
         // A request to an ad whose owner was deleted is not in the read models, so it does not count.
-        if (!ads.get(adId) || counted.get(requestId)) return;
+        if (!ad || known) return;
         counted.put({ request_id: requestId, ad_id: adId, requester_id: requesterId });
         add(requesterId, 'requests', 1);
         return;

@@ -6,7 +6,7 @@ import {
 } from '@pawhaven/contracts';
 import type { Notices, RecordedEvent } from '@pawhaven/platform';
 import { notify, takeAway } from './deliver';
-import { text, timeOf, usernameOf, type NotificationStore } from './notifications.rows';
+import { notificationId, text, timeOf, usernameOf, type NotificationStore } from './notifications.rows';
 
 /**
  * Adoption's notifications: adoption_request to the ad's owner; adoption_request_accepted / _rejected to the
@@ -42,6 +42,14 @@ export function applyAdoptionEvent(
       const d = event.data;
       const [requestId, requesterId] = [text(d.requestId), text(d.requesterId)];
       if (!requestId || !requesterId) return;
+      // What `notify` reads, asked with the ad when the event names its owner (ask first for every row the event
+      // names): one load on a live batch. Requests recorded before the owner was carried take a second one.
+      const ownerId = text(d.ownerId);
+      rows.notification_users.get(requesterId);
+      if (ownerId) {
+        rows.notification_users.get(ownerId);
+        rows.notifications.get(notificationId(recorded.eventId, ownerId));
+      }
       if (!rows.notification_adoption_requests.get(requestId))
         rows.notification_adoption_requests.put({ id: requestId, ad_id: adId, requester_id: requesterId });
       const ad = rows.notification_ads.get(adId);
