@@ -23,3 +23,12 @@ export { HOLD_GRACE_SECONDS, USERNAME_MIGRATION_STREAM } from './accounts/claims
 export { adoptionAdDecider, type AdoptionCommand } from './adoption/adoption-ad';
 export { postDecider, type PostCommand } from './community/post';
 export { postLikeDecider, type PostLikeCommand } from './community/post-like';
+export {
+  commandReactors,
+  prepareCommandSide,
+  printFirstStart,
+  socketChatCommands,
+  startCommandService,
+  type CommandService,
+  type FirstStart,
+} from './service';

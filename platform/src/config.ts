@@ -79,6 +79,14 @@ const envSchema = z.object({
    * to 'held back' and log a warning naming the blocking session.
    */
   HELD_BACK_WARN_SECONDS: z.coerce.number().positive().default(10),
+  /**
+   * command-api on its own: create the demo accounts, ads, posts and chats on a first start, as `npm start` does with
+   * its embedded database (never in production).
+   */
+  DEMO_DATA: z
+    .enum(['true', 'false', '1', '0', ''])
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

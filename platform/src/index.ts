@@ -32,3 +32,4 @@ export * from './http/route-table';
 export * from './embedded/database-from-config';
 export * from './personal-data';
 export { nameUuid } from './name-uuid';
+export * from './service';

@@ -6,3 +6,5 @@ export { listAdoptionAds } from './adoption/listing';
 export { listPosts } from './community/posts';
 export { openApiDocument, operations, type Operation } from './system/openapi';
 export { listNotifications, unreadCount } from './notifications/queries';
+export { startQueryService, type QueryService } from './service';
+export { frontendPages, FRONTEND_DIR, type FrontendPages } from './pages/frontend';

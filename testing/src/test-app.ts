@@ -154,7 +154,12 @@ export function sessionCookie(headers: Headers, name = 'ph_session'): string | n
   return line ? line.split(';')[0]! : null;
 }
 
-export function createApi(baseUrl: string) {
+/**
+ * HTTP helpers for the app at `baseUrl`; or, for services run apart, `baseUrl` gives each request's address by its
+ * method and path (as nginx routes: writes to command-api, reads to query-api).
+ */
+export function createApi(baseUrl: string | ((method: string, path: string) => string)) {
+  const base = typeof baseUrl === 'string' ? () => baseUrl : baseUrl;
   async function request<B = Json>(
     method: string,
     path: string,
@@ -169,7 +174,12 @@ export function createApi(baseUrl: string) {
       body = JSON.stringify(opts.body);
       headers['content-type'] ??= 'application/json';
     }
-    const res = await fetch(baseUrl + path, { method, headers, body, redirect: 'manual' });
+    const res = await fetch(base(method, path.split('?')[0]!) + path, {
+      method,
+      headers,
+      body,
+      redirect: 'manual',
+    });
     const text = await res.text();
     let parsed: unknown = text;
     if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);

@@ -259,12 +259,16 @@ export async function attachRealtime(server: HttpServer, deps: RealtimeDeps) {
       );
   });
 
+  let closed: Promise<void> | undefined;
   return {
     io,
-    async close() {
+    /** Closes every socket and stops listening for changes; a second call waits for the first. */
+    close() {
       closing = true;
-      await changes.stop();
-      await new Promise<void>((resolve) => void io.close(() => resolve()));
+      return (closed ??= (async () => {
+        await changes.stop();
+        await new Promise<void>((resolve) => void io.close(() => resolve()));
+      })());
     },
   };
 }

@@ -54,7 +54,7 @@ export function contentSecurity(opts: {
   try {
     indexHtml = readFileSync(path.join(opts.frontendDir, 'index.html'), 'utf8');
   } catch {
-    // Not built: the gateway says so on every page.
+    // Not built: every page says so.
   }
   const nonceOf = (res: ServerResponse) => (res as Response).locals.cspNonce as string;
   const nonce = (_req: IncomingMessage, res: ServerResponse) => `'nonce-${nonceOf(res)}'`;

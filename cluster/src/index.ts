@@ -1,0 +1,1 @@
+export { ROOT, startService, type Service, type ServiceProcess } from './service-process';
