@@ -33,3 +33,4 @@ export * from './embedded/database-from-config';
 export * from './personal-data';
 export { nameUuid } from './name-uuid';
 export * from './service';
+export * from './event-bus';

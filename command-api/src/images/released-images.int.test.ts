@@ -225,19 +225,26 @@ describe('the released-images reactor', () => {
     await t.db.knex('images').insert({ id, content_type: 'image/webp', bytes: image, width: 40, height: 30 });
     await t.db.knex('projection_checkpoints').where({ name: REACTOR }).delete();
     expect(await statusOf(post.imageUrl)).toBe(200);
-    const restarted = await startTestApp({ db: t.db });
-    try {
-      await reactorPassed();
-      expect(await statusOf(post.imageUrl)).toBe(404);
-      // Replaying the whole log deleted nothing still shown: the demo's pictures, the feed's, the listing's.
-      const feed = ok(await api.get('/api/posts?limit=50')) as Json[];
-      const ads = ok(await api.get('/api/adoptions?limit=50')) as Json[];
-      const shown = [...feed.map((p) => p.imageUrl), ...ads.map((a) => a.imageUrl)];
-      expect(shown.length).toBeGreaterThan(6);
-      for (const path of shown) expect(await statusOf(path), path).toBe(200);
-    } finally {
-      await restarted.stop();
-    }
+    // The crash: the app stops (its projector with it); another starts on the same database and serves from now on.
+    const crashed = t;
+    await crashed.app.stop();
+    const restarted = await startTestApp({ db: crashed.db });
+    t = {
+      ...restarted,
+      async stop() {
+        await restarted.stop();
+        await crashed.db.drop();
+      },
+    };
+    api = t.api;
+    await reactorPassed();
+    expect(await statusOf(post.imageUrl)).toBe(404);
+    // Replaying the whole log deleted nothing still shown: the demo's pictures, the feed's, the listing's.
+    const feed = ok(await api.get('/api/posts?limit=50')) as Json[];
+    const ads = ok(await api.get('/api/adoptions?limit=50')) as Json[];
+    const shown = [...feed.map((p) => p.imageUrl), ...ads.map((a) => a.imageUrl)];
+    expect(shown.length).toBeGreaterThan(6);
+    for (const path of shown) expect(await statusOf(path), path).toBe(200);
   });
 });
 

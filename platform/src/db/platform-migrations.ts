@@ -198,4 +198,25 @@ export const platformMigrations: Migration[] = [
       `);
     },
   },
+  {
+    // Where each consumer group stands in each partition of the bus (Kafka), written in the same transaction as what
+    // the consumed events did to the read models (platform/src/event-bus/kafka-projections.ts).
+    name: '0013_platform_bus_partitions',
+    async up(knex) {
+      await knex.raw(`
+        CREATE TABLE bus_partitions (
+          group_id       text NOT NULL,
+          topic          text NOT NULL,
+          partition      int NOT NULL,
+          next_offset    bigint NOT NULL DEFAULT 0,
+          applied_tx     xid8 NOT NULL DEFAULT '0'::xid8,
+          applied_pos    bigint NOT NULL DEFAULT 0,
+          watermark_tx   xid8 NOT NULL DEFAULT '0'::xid8,
+          watermark_pos  bigint NOT NULL DEFAULT 0,
+          updated_at     timestamptz NOT NULL DEFAULT now(),
+          PRIMARY KEY (group_id, topic, partition)
+        );
+      `);
+    },
+  },
 ];

@@ -49,6 +49,13 @@ export type Projection = {
   readsPersonalData?: false | readonly string[];
   /** Where another thread can import this projection from (`importableFrom`): rebuilds may fold it there. */
   source?: ProjectionSource;
+  /**
+   * 'stream' when what an event does to its rows depends only on earlier events of the same stream (a session, one
+   * ad's history): it may then consume a partitioned bus, where each stream's events come in order but streams
+   * interleave differently than in the log. Undeclared: it needs the log's global order (it reads rows other
+   * streams' events wrote), and follows the store.
+   */
+  order?: 'stream';
 };
 
 /** A module's URL and the name of its export holding a projection, or a list of them (found by name). */
