@@ -18,7 +18,7 @@ import {
   type RouteEntry,
 } from '@pawhaven/platform';
 import { allMigrations, allProjections } from '@pawhaven/projections';
-import { startProjectionWorker } from '@pawhaven/projections/service';
+import { startKafkaRelay, startProjectionWorker } from '@pawhaven/projections/service';
 import { frontendPages, POST_QUERIES, startQueryService, type QueryService } from '@pawhaven/query-api';
 
 export type StartOptions = {
@@ -68,6 +68,7 @@ export async function startApp(opts: StartOptions): Promise<RunningApp> {
   });
   // One process: the write side's reactors follow the log in the same projector as the read models.
   const worker = startProjectionWorker(context, { reactors: commandReactors });
+  const relay = startKafkaRelay(context); // EVENT_BUS=kafka only
   const sessions = sessionChecks(context.db.pool);
   const command = await startCommandService(context, {
     googleKeys: opts.googleKeys,
@@ -122,6 +123,7 @@ export async function startApp(opts: StartOptions): Promise<RunningApp> {
         server.closeAllConnections();
       });
       await worker.stop();
+      await relay?.stop();
       await command.stop();
       await query.stop();
       await context.close();

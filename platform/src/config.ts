@@ -80,6 +80,28 @@ const envSchema = z.object({
    */
   HELD_BACK_WARN_SECONDS: z.coerce.number().positive().default(10),
   /**
+   * How projection workers learn of events: `none` follows the event store; `kafka` has a relay publish the log to
+   * KAFKA_TOPIC and the read models that need only each stream's order consume it (the others follow the store).
+   */
+  EVENT_BUS: z.enum(['none', 'kafka']).default('none'),
+  /** Comma-separated host:port list of Kafka brokers. */
+  KAFKA_BROKERS: z
+    .string()
+    .default('localhost:9092')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((b) => b.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().regex(/^[^\s:]+:\d{1,5}$/, 'must be host:port')).min(1)),
+  KAFKA_TOPIC: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,249}$/, 'letters, digits, . _ - only')
+    .default('pawhaven.events'),
+  /** Partitions of KAFKA_TOPIC when the relay creates it (streams are spread over them by id). */
+  KAFKA_PARTITIONS: z.coerce.number().int().min(1).max(1000).default(4),
+  /**
    * command-api on its own: create the demo accounts, ads, posts and chats on a first start, as `npm start` does with
    * its embedded database (never in production).
    */

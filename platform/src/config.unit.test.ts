@@ -27,3 +27,27 @@ describe("the social accounts' settings", () => {
     );
   });
 });
+
+describe("the bus's settings", () => {
+  it('default to following the store, with a local broker named for later', () => {
+    const config = loadConfig({});
+    expect(config.EVENT_BUS).toBe('none');
+    expect(config.KAFKA_BROKERS).toEqual(['localhost:9092']);
+    expect(config.KAFKA_TOPIC).toBe('pawhaven.events');
+    expect(config.KAFKA_PARTITIONS).toBe(4);
+  });
+
+  it('take a list of brokers and refuse what is not host:port, naming the setting', () => {
+    expect(loadConfig({ KAFKA_BROKERS: 'kafka-1:9092, kafka-2:9092' }).KAFKA_BROKERS).toEqual([
+      'kafka-1:9092',
+      'kafka-2:9092',
+    ]);
+    expect(() => loadConfig({ KAFKA_BROKERS: 'kafka-1' })).toThrow(
+      'Invalid configuration: KAFKA_BROKERS.0: must be host:port',
+    );
+    expect(() => loadConfig({ EVENT_BUS: 'rabbitmq' })).toThrow('Invalid configuration: EVENT_BUS');
+    expect(() => loadConfig({ KAFKA_TOPIC: 'pawhaven events' })).toThrow(
+      'Invalid configuration: KAFKA_TOPIC',
+    );
+  });
+});

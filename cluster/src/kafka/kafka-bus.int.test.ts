@@ -3,11 +3,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PostgresEventStore, readCheckpoint, relayCheckpointName } from '@pawhaven/platform';
+import {
+  PostgresEventStore,
+  readCheckpoint,
+  rebuildProjections,
+  relayCheckpointName,
+} from '@pawhaven/platform';
 import { createTestDatabase } from '@pawhaven/platform/testing';
 import { ROOT } from '../service-process';
 import { kafkaUnavailable, startKafkaBroker, type KafkaBroker } from './broker';
-import { TALLY_TABLE } from './testing/tally';
+import { TALLY_TABLE, tallyProjection } from './testing/tally';
 
 /**
  * The bus on a real Kafka broker (KRaft, from Maven Central's jars): the relay and the consumers as processes of
@@ -237,6 +242,24 @@ describe.skipIf(unavailable)('the Kafka bus (relay, consumer group, offsets besi
       startBus('relay');
       await until(async () => (await readCheckpoint(db.knex, relayCheckpointName(topic))).position > 0n);
       await burst(500);
+      await allTallied();
+    },
+  );
+
+  it(
+    'a rebuild of the read model while the consumers apply a burst: every event once',
+    { timeout: 180_000 },
+    async () => {
+      await fresh();
+      startBus('relay');
+      startBus('consumer');
+      startBus('consumer');
+      const going = burst(3000);
+      await until(async () => (await tallied()) > 600);
+      await db.knex('bus_tally').update({ events: 0 }); // damage it: the rebuild must put it right
+      const results = await rebuildProjections(db.knex, new PostgresEventStore(db.pool), [tallyProjection]);
+      expect(results.map((r) => r.name)).toEqual(['bus_tally']);
+      await going;
       await allTallied();
     },
   );

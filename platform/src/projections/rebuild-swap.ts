@@ -96,7 +96,7 @@ export async function catchUpAndSwap(
   let swapStarted = 0;
   const at = replayed.at;
   const swap = await shadow.transaction(async (tx) => {
-    const { live } = await lockLiveCheckpoint(tx, name);
+    const { live } = await lockLiveCheckpoint(tx, projection);
     swapStarted = performance.now();
     let caughtUp = 0;
     if (comparePositions(live, at) > 0) {
@@ -146,19 +146,30 @@ const resultOf = (
  */
 async function lockLiveCheckpoint(
   tx: Knex.Transaction,
-  name: string,
+  projection: Projection,
 ): Promise<{ live: LogPosition; version: string | null }> {
   const { rows } = await tx.raw<{ rows: { transaction_id: string; position: string; version: string }[] }>(
     `SELECT transaction_id, position, xmin::text AS version FROM projection_checkpoints WHERE name = ? FOR UPDATE`,
-    [name],
+    [projection.name],
   );
   const row = rows[0];
-  return row
+  const locked = row
     ? {
         live: { transactionId: BigInt(row.transaction_id), position: BigInt(row.position) },
         version: row.version,
       }
     : { live: START, version: null };
+  if (projection.order !== 'stream') return locked;
+  // Fed by the bus, partition by partition: a partition may have applied events past the checkpoint (the lowest
+  // watermark), which the swapped-in rows must hold too, since the partition will not apply them again. The bus
+  // waits on the same lock, so these stand still until the swap commits.
+  const { rows: bus } = await tx.raw<{ rows: { tx: string; pos: string }[] }>(
+    `SELECT applied_tx::text AS tx, applied_pos AS pos FROM bus_partitions
+     ORDER BY applied_tx DESC, applied_pos DESC LIMIT 1`,
+  );
+  const ahead = bus[0] && { transactionId: BigInt(bus[0].tx), position: BigInt(bus[0].pos) };
+  // Partitions change rows without moving the checkpoint row: rows read ahead are never trusted (no version).
+  return { live: ahead && comparePositions(ahead, locked.live) > 0 ? ahead : locked.live, version: null };
 }
 
 /** The row must exist for FOR UPDATE to hold anything (a projection that never ran has none yet). */
@@ -239,7 +250,7 @@ export async function rebuildInPlace(
     let swapStarted = 0;
     const changedRows = await knex.transaction(
       async (tx) => {
-        const { live, version } = await lockLiveCheckpoint(tx, name);
+        const { live, version } = await lockLiveCheckpoint(tx, projection);
         swapStarted = performance.now();
         if (comparePositions(live, replayed.at) > 0) await feed(live);
         const unchanged = snapshot && snapshot.version === version ? snapshot : null;

@@ -17,6 +17,8 @@ type SessionRow = {
  */
 export const sessionsProjection = defineReadModel<{ sessions: SessionRow }>({
   name: 'sessions',
+  // What an event does here depends only on its own stream's earlier events (may consume a partitioned bus).
+  order: 'stream',
   tables: { sessions: { key: ['id'], lookups: ['user_id'] } },
   handles: ['SessionStarted', 'SessionRevoked', 'PasswordReset', 'UserDeleted'] satisfies UserEvent['type'][],
   // Session ids and times: no personal field.

@@ -129,6 +129,8 @@ function entryOf(event: AdoptionEvent, before: { ad: string | null; request: str
  */
 export const adoptionAuditProjection = defineReadModel<{ adoption_audit: AuditRow }>({
   name: 'adoption-audit',
+  // What an event does here depends only on its own stream's earlier events (may consume a partitioned bus).
+  order: 'stream',
   tables: { adoption_audit: { key: ['position'], lookups: ['ad_id'] } },
   handles: ADOPTION_EVENT_TYPES,
   // Ids, statuses and the pet's type: no personal field.

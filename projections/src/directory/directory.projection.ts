@@ -111,6 +111,8 @@ export const directoryProjection = defineReadModel<{
   team_members: TeamMemberRow;
 }>({
   name: 'directory',
+  // What an event does here depends only on its own stream's earlier events (may consume a partitioned bus).
+  order: 'stream',
   tables: {
     ngos: { key: ['id'] },
     clinics: { key: ['id'] },
