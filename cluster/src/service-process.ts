@@ -1,10 +1,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 
-/** The repository's root, where every service's `src/main.ts` is found. */
+/** The repository's root, where every service's entry point is found. */
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 
-export type Service = 'command-api' | 'query-api' | 'projections';
+export type Service = 'command-api' | 'query-api' | 'projections' | 'relay';
+
+/** Each service's entry point. */
+const MAIN: Record<Service, string> = {
+  'command-api': 'command-api/src/main.ts',
+  'query-api': 'query-api/src/main.ts',
+  projections: 'projections/src/main.ts',
+  relay: 'projections/src/relay.ts',
+};
 
 export type ServiceProcess = {
   service: Service;
@@ -21,7 +29,7 @@ export type ServiceProcess = {
 };
 
 /**
- * Starts one service of PawHaven as its own process (`<service>/src/main.ts`) with `env` over this process's
+ * Starts one service of PawHaven as its own process (`MAIN`) with `env` over this process's
  * environment, on a free port unless PORT is given, and waits until it listens (or fails with what it printed).
  */
 export async function startService(
@@ -33,7 +41,7 @@ export async function startService(
   // must reach the service itself.
   const child = spawn(
     process.execPath,
-    ['--max-semi-space-size=64', '--import', 'tsx', path.join(ROOT, service, 'src/main.ts')],
+    ['--max-semi-space-size=64', '--import', 'tsx', path.join(ROOT, MAIN[service])],
     {
       cwd: ROOT,
       env: { ...process.env, PORT: '0', ...env },
