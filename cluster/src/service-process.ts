@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { watch } from './watched';
 
 /** The repository's root, where every service's entry point is found. */
 export const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -16,6 +17,8 @@ const MAIN: Record<Service, string> = {
 
 export type ServiceProcess = {
   service: Service;
+  /** As the start named it ('query-api 2'), or the service's name. */
+  name: string;
   child: ChildProcess;
   /** What it printed so far (stdout and stderr). */
   output(): string;
@@ -48,46 +51,31 @@ export async function startService(
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
-  let text = '';
-  child.stdout!.on('data', (d: Buffer) => (text += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (text += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`${opts.name ?? service} did not start in time:\n${text}`)),
-      opts.timeoutMs ?? 60_000,
-    );
-    const look = () => {
-      const m = /(?:listening on port|health on port) (\d+)/.exec(text);
-      if (m) {
-        clearTimeout(timer);
-        resolve(Number(m[1]));
-      }
-    };
-    child.stdout!.on('data', look);
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`${opts.name ?? service} exited with ${code}:\n${text}`));
-    });
-  });
+  const watched = watch(child);
+  const what = opts.name ?? service;
+  const until = Date.now() + (opts.timeoutMs ?? 60_000);
+  let port = 0;
+  for (;;) {
+    const said = /(?:listening on port|health on port) (\d+)/.exec(watched.output());
+    if (said) {
+      port = Number(said[1]);
+      break;
+    }
+    if (watched.ended()) throw new Error(`${what} exited with ${child.exitCode}:\n${watched.output()}`);
+    if (Date.now() > until) {
+      await watched.kill();
+      throw new Error(`${what} did not start in time:\n${watched.output()}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
   return {
     service,
+    name: what,
     child,
-    output: () => text,
+    output: watched.output,
     port,
     url: `http://localhost:${port}`,
-    async stop(ms = 20_000) {
-      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), ms);
-      const code = await exited;
-      clearTimeout(timer);
-      return code;
-    },
-    async kill() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGKILL');
-      await exited;
-    },
+    stop: (ms = 20_000) => watched.stop('SIGTERM', ms),
+    kill: () => watched.kill(),
   };
 }

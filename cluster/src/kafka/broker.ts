@@ -1,7 +1,8 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { freePort } from '../ports';
+import { watch } from '../watched';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -90,26 +91,6 @@ export type KafkaBroker = {
   kill(): Promise<void>;
 };
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-
-const reachable = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = createConnection({ port, host: '127.0.0.1' });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-
 /**
  * A single-node Kafka broker in KRaft mode (broker and controller in one process), its data in `dataDir` (formatted
  * on first use; kept, so a restart on the same folder finds its topics and offsets), on `port` (a free one when 0).
@@ -164,7 +145,7 @@ export async function startKafkaBroker(opts: {
     const clusterId = randomBytes(16).toString('base64url').slice(0, 22);
     const format = spawnSync(
       'java',
-      java('kafka.tools.StorageTool', ['format', '-t', clusterId, '-c', config]),
+      java('kafka.tools.StorageTool', ['format', '-t', clusterId, '-c', config, '--ignore-formatted']),
       {
         encoding: 'utf8',
       },
@@ -172,41 +153,15 @@ export async function startKafkaBroker(opts: {
     if (format.status !== 0)
       throw new Error(`Kafka's storage could not be formatted:\n${format.stdout}${format.stderr}`);
   }
-  const child: ChildProcess = spawn('java', java('kafka.Kafka', [config]), {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let text = '';
-  child.stdout!.on('data', (d: Buffer) => (text += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (text += d.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  let gone = false;
-  void exited.then(() => (gone = true));
-  const until = Date.now() + 90_000;
-  while (!(await reachable(port))) {
-    if (gone) throw new Error(`The Kafka broker exited while starting:\n${text}`);
-    if (Date.now() > until) {
-      child.kill('SIGKILL');
-      throw new Error(`The Kafka broker did not listen on ${port} within 90 s:\n${text}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  const broker = watch(spawn('java', java('kafka.Kafka', [config]), { stdio: ['ignore', 'pipe', 'pipe'] }));
+  await broker.untilListening(port, 90_000, 'The Kafka broker');
   return {
     brokers: `127.0.0.1:${port}`,
     port,
     controllerPort,
     dataDir,
-    output: () => text,
-    async stop(ms = 30_000) {
-      if (gone) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), ms);
-      await exited;
-      clearTimeout(timer);
-    },
-    async kill() {
-      if (gone) return;
-      child.kill('SIGKILL');
-      await exited;
-    },
+    output: broker.output,
+    stop: async (ms = 60_000) => void (await broker.stop('SIGTERM', ms)),
+    kill: () => broker.kill(),
   };
 }

@@ -206,10 +206,18 @@ export async function runKafkaProjections(opts: {
         await heartbeat();
       },
     });
-    if (!opts.signal.aborted)
-      await new Promise<void>((resolve) =>
-        opts.signal.addEventListener('abort', () => resolve(), { once: true }),
-      );
+    // kafkajs restarts a crashed consumer by itself, unless the error is one it gives up on: then this run fails and
+    // the caller starts a new one.
+    const gaveUp = new Promise<void>((_resolve, reject) =>
+      consumer.on(consumer.events.CRASH, ({ payload }) => {
+        if (!payload.restart) reject(payload.error);
+      }),
+    );
+    const stopped = new Promise<void>((resolve) => {
+      if (opts.signal.aborted) resolve();
+      else opts.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    await Promise.race([stopped, gaveUp]);
   } finally {
     await consumer.disconnect().catch(() => {});
   }

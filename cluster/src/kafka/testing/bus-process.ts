@@ -18,7 +18,7 @@ const kafka = kafkaClient(env('KAFKA_BROKERS').split(','), `bus-test-${role}-${p
 const abort = new AbortController();
 process.on('SIGTERM', () => abort.abort());
 const partitions = Number(env('BUS_PARTITIONS'));
-const running =
+const runOnce = () =>
   role === 'relay'
     ? runKafkaRelay({
         knex: db.knex,
@@ -39,8 +39,20 @@ const running =
         open: async (events) => events,
         signal: abort.signal,
       });
+/** As the services do: what fails (the broker away longer than the client's retries) starts again. */
+async function running() {
+  while (!abort.signal.aborted) {
+    try {
+      await runOnce();
+    } catch (error) {
+      if (abort.signal.aborted) return;
+      console.error(`${role} failed, starting again:`, error);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+}
 console.log('ready');
-running.then(
+running().then(
   async () => {
     await db.close();
     process.exit(0);
