@@ -89,8 +89,8 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     const port = opts.port || (await freePort());
     nginx = await startNginx(nginxBinary, path.join(opts.dataDir, 'nginx'), {
       port,
-      commandPorts: [first.port, second!.port],
-      queryPorts: [q1!.port, q2!.port],
+      command: [first, second!].map((s) => `127.0.0.1:${s.port}`),
+      query: [q1!, q2!].map((s) => `127.0.0.1:${s.port}`),
       postQueries: POST_QUERIES,
     });
     const firstStart = first.output();

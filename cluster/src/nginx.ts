@@ -13,46 +13,59 @@ export function findNginx(): string | null {
 
 export type Routes = {
   port: number;
-  commandPorts: readonly number[];
-  queryPorts: readonly number[];
+  /** command-api's and query-api's nodes, as host:port. */
+  command: readonly string[];
+  query: readonly string[];
   /** POST paths that are reads (the two the API has): they go to query-api. */
   postQueries: readonly string[];
+  /** Where nginx keeps its pid, log and temporary files; nginx's own defaults when absent (in a container). */
+  dir?: string;
+  /** Run the workers as root (nginx started by root on a developer's machine, with files in a root-owned folder). */
+  asRoot?: boolean;
 };
 
 /**
- * nginx's configuration for the cluster: one port for the browser, routed as the gateway routes in one process —
- * GET and HEAD, and the POSTs that are reads, to query-api; every other method to command-api; sockets to query-api,
- * each client address to the same node (socket.io's polling then upgrade must reach one node); pages to query-api.
+ * nginx's configuration for the distributed deployment: one port for the browser, routed as the gateway routes in one
+ * process — GET and HEAD, and the POSTs that are reads, to query-api; every other method to command-api; sockets to
+ * query-api, each client address to the same node (socket.io's polling then upgrade must reach one node); pages to
+ * query-api. `npm run cluster` and docker-compose.yml (deploy/nginx.conf, generated from this) both use it.
  */
-export function nginxConfig(dir: string, routes: Routes): string {
-  const servers = (ports: readonly number[]) => ports.map((p) => `    server 127.0.0.1:${p};`).join('\n');
+export function nginxConfig(routes: Routes): string {
+  const servers = (nodes: readonly string[]) => nodes.map((n) => `    server ${n};`).join('\n');
   const forwarded = `      proxy_set_header Host $host;
       proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
       proxy_set_header X-Forwarded-Proto $scheme;`;
-  return `${process.getuid?.() === 0 ? 'user root root;\n' : ''}worker_processes 1;
-pid ${dir}/nginx.pid;
+  const dir = routes.dir;
+  const files = dir
+    ? `pid ${dir}/nginx.pid;
 error_log ${dir}/error.log warn;
-events { worker_connections 16384; }
-http {
-  access_log off;
-  client_body_temp_path ${dir}/tmp/body;
+`
+    : '';
+  const temp = dir
+    ? `  client_body_temp_path ${dir}/tmp/body;
   proxy_temp_path ${dir}/tmp/proxy;
   fastcgi_temp_path ${dir}/tmp/fastcgi;
   uwsgi_temp_path ${dir}/tmp/uwsgi;
   scgi_temp_path ${dir}/tmp/scgi;
-  # Pictures are sent as they are taken; the apps refuse what is too large with a message of their own.
+`
+    : '';
+  return `${routes.asRoot ? 'user root root;\n' : ''}worker_processes 1;
+${files}events { worker_connections 16384; }
+http {
+  access_log off;
+${temp}  # Pictures are sent as they are taken; the apps refuse what is too large with a message of their own.
   client_max_body_size 25m;
   upstream command {
-${servers(routes.commandPorts)}
+${servers(routes.command)}
     keepalive 32;
   }
   upstream query {
-${servers(routes.queryPorts)}
+${servers(routes.query)}
     keepalive 32;
   }
   upstream sockets {
     ip_hash;
-${servers(routes.queryPorts)}
+${servers(routes.query)}
   }
   map $request_method $api {
     GET query;
@@ -100,11 +113,15 @@ ${forwarded}
 export type Nginx = { child: ChildProcess; config: string; output(): string; stop(): Promise<void> };
 
 /** nginx in the foreground with `routes`, its files in `dir`; resolves once it listens. */
-export async function startNginx(binary: string, dir: string, routes: Routes): Promise<Nginx> {
+export async function startNginx(
+  binary: string,
+  dir: string,
+  routes: Omit<Routes, 'dir' | 'asRoot'>,
+): Promise<Nginx> {
   for (const sub of ['tmp/body', 'tmp/proxy', 'tmp/fastcgi', 'tmp/uwsgi', 'tmp/scgi'])
     mkdirSync(path.join(dir, sub), { recursive: true });
   const conf = path.join(dir, 'nginx.conf');
-  const config = nginxConfig(dir, routes);
+  const config = nginxConfig({ ...routes, dir, asRoot: process.getuid?.() === 0 });
   writeFileSync(conf, config);
   const nginx = watch(
     spawn(binary, ['-p', dir, '-e', path.join(dir, 'error.log'), '-c', conf, '-g', 'daemon off;'], {
