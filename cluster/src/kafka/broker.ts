@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { freePort } from '../ports';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { freePort, listening } from '../ports';
 import { watch } from '../watched';
 import os from 'node:os';
 import path from 'node:path';
@@ -102,10 +102,17 @@ export async function startKafkaBroker(opts: {
   heapMb?: number;
 }): Promise<KafkaBroker> {
   const libs = ensureKafkaJars();
-  const port = opts.port || (await freePort());
-  const controllerPort = opts.controllerPort || (await freePort());
   const dataDir = path.resolve(opts.dataDir);
   mkdirSync(dataDir, { recursive: true });
+  // A broker started again on its data takes the ports it had (its controller's address is part of its metadata).
+  const portsFile = path.join(dataDir, 'ports.json');
+  const before = existsSync(portsFile)
+    ? (JSON.parse(readFileSync(portsFile, 'utf8')) as { port: number; controllerPort: number })
+    : null;
+  const reuse = before && !(await listening(before.port)) && !(await listening(before.controllerPort));
+  const port = opts.port || (reuse ? before.port : await freePort());
+  const controllerPort = opts.controllerPort || (reuse ? before.controllerPort : await freePort());
+  writeFileSync(portsFile, JSON.stringify({ port, controllerPort }));
   const logs = path.join(dataDir, 'logs');
   const config = path.join(dataDir, 'server.properties');
   writeFileSync(

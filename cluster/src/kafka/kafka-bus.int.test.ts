@@ -133,6 +133,15 @@ const tallied = async () => {
   return Number(rows[0]?.n ?? 0);
 };
 
+/** `count` events appended; once 300 are tallied, `meanwhile` (a kill, a join, a restart) while the rest go on. */
+async function midBurst(count: number, meanwhile: () => Promise<void>, ms?: number) {
+  const going = burst(count);
+  await until(async () => (await tallied()) > 300);
+  await meanwhile();
+  await going;
+  await allTallied(ms);
+}
+
 describe.skipIf(unavailable)('the Kafka bus (relay, consumer group, offsets beside the read model)', () => {
   beforeAll(async () => {
     brokerDir = mkdtempSync(path.join(tmpdir(), 'pawhaven-kafka-'));
@@ -189,13 +198,10 @@ describe.skipIf(unavailable)('the Kafka bus (relay, consumer group, offsets besi
       await fresh();
       startBus('relay');
       const doomed = startBus('consumer');
-      const going = burst(3000);
-      await until(async () => (await tallied()) > 300);
-      await doomed.kill();
-      await new Promise((r) => setTimeout(r, 500));
-      startBus('consumer');
-      await going;
-      await allTallied();
+      await midBurst(3000, async () => {
+        await doomed.kill();
+        startBus('consumer');
+      });
     },
   );
 
@@ -206,13 +212,11 @@ describe.skipIf(unavailable)('the Kafka bus (relay, consumer group, offsets besi
       await fresh();
       startBus('relay');
       const first = startBus('consumer');
-      const going = burst(3000);
-      await until(async () => (await tallied()) > 300);
-      startBus('consumer');
-      await until(async () => (await tallied()) > 1200);
-      await first.stop();
-      await going;
-      await allTallied();
+      await midBurst(3000, async () => {
+        startBus('consumer');
+        await until(async () => (await tallied()) > 1200);
+        await first.stop();
+      });
     },
   );
 
@@ -223,12 +227,10 @@ describe.skipIf(unavailable)('the Kafka bus (relay, consumer group, offsets besi
       await fresh();
       const relay = startBus('relay');
       startBus('consumer');
-      const going = burst(3000);
-      await until(async () => (await tallied()) > 300);
-      await relay.kill();
-      startBus('relay');
-      await going;
-      await allTallied();
+      await midBurst(3000, async () => {
+        await relay.kill();
+        startBus('relay');
+      });
     },
   );
 
@@ -261,13 +263,11 @@ describe.skipIf(unavailable)('the Kafka bus (relay, consumer group, offsets besi
       startBus('relay');
       startBus('consumer');
       startBus('consumer');
-      const going = burst(3000);
-      await until(async () => (await tallied()) > 600);
-      await db.knex('bus_tally').update({ events: 0 }); // damage it: the rebuild must put it right
-      const results = await rebuildProjections(db.knex, new PostgresEventStore(db.pool), [tallyProjection]);
-      expect(results.map((r) => r.name)).toEqual(['bus_tally']);
-      await going;
-      await allTallied();
+      await midBurst(3000, async () => {
+        await db.knex('bus_tally').update({ events: 0 }); // damage it: the rebuild must put it right
+        const results = await rebuildProjections(db.knex, new PostgresEventStore(db.pool), [tallyProjection]);
+        expect(results.map((r) => r.name)).toEqual(['bus_tally']);
+      });
     },
   );
 
@@ -275,12 +275,14 @@ describe.skipIf(unavailable)('the Kafka bus (relay, consumer group, offsets besi
     await fresh();
     startBus('relay');
     startBus('consumer');
-    const going = burst(3000);
-    await until(async () => (await tallied()) > 300);
-    const { port, controllerPort } = broker;
-    await broker.stop();
-    broker = await startKafkaBroker({ dataDir: brokerDir, port, controllerPort });
-    await going;
-    await allTallied(150_000);
+    await midBurst(
+      3000,
+      async () => {
+        const { port, controllerPort } = broker;
+        await broker.stop();
+        broker = await startKafkaBroker({ dataDir: brokerDir, port, controllerPort });
+      },
+      150_000,
+    );
   });
 });
