@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   comparePositions,
   PostgresEventStore,
@@ -142,74 +142,68 @@ async function midBurst(count: number, meanwhile: () => Promise<void>, ms?: numb
   await allTallied(ms);
 }
 
-describe.skipIf(unavailable)('the Kafka bus (relay, consumer group, offsets beside the read model)', () => {
-  beforeAll(async () => {
-    brokerDir = mkdtempSync(path.join(tmpdir(), 'pawhaven-kafka-'));
-    broker = await startKafkaBroker({ dataDir: brokerDir });
-  }, 300_000);
-  afterAll(async () => {
-    await broker?.stop();
-    rmSync(brokerDir, { recursive: true, force: true });
-  });
-  let n = 0;
-  const fresh = async () => {
-    db = await createTestDatabase({ max: 3 });
-    await db.knex.raw(TALLY_TABLE);
-    topic = `bus-test-${process.pid}-${++n}`;
-    sent = new Map();
-  };
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') {
-      console.log(outputs.map((o) => o()).join('\n---\n'));
-      console.log(await db.knex('projection_checkpoints').select(), await db.knex('bus_partitions').select());
-    }
-    outputs.length = 0;
-    await Promise.all(
-      children.map(
-        (c) =>
-          new Promise<void>((resolve) => {
-            if (c.exitCode !== null || c.signalCode !== null) return resolve();
-            c.once('exit', () => resolve());
-            c.kill('SIGKILL');
-          }),
-      ),
-    );
-    children = [];
-    await db?.drop();
-  });
+describe.skipIf(unavailable)(
+  'the Kafka bus (relay, consumer group, offsets beside the read model)',
+  { timeout: 180_000 },
+  () => {
+    beforeAll(async () => {
+      brokerDir = mkdtempSync(path.join(tmpdir(), 'pawhaven-kafka-'));
+      broker = await startKafkaBroker({ dataDir: brokerDir });
+    }, 300_000);
+    afterAll(async () => {
+      await broker?.stop();
+      rmSync(brokerDir, { recursive: true, force: true });
+    });
+    let n = 0;
+    const fresh = async () => {
+      db = await createTestDatabase({ max: 3 });
+      await db.knex.raw(TALLY_TABLE);
+      topic = `bus-test-${process.pid}-${++n}`;
+      sent = new Map();
+    };
+    // Each test: its own database and topic.
+    beforeEach(fresh);
+    afterEach(async (ctx) => {
+      if (ctx.task.result?.state === 'fail') {
+        console.log(outputs.map((o) => o()).join('\n---\n'));
+        console.log(
+          await db.knex('projection_checkpoints').select(),
+          await db.knex('bus_partitions').select(),
+        );
+      }
+      outputs.length = 0;
+      await Promise.all(
+        children.map(
+          (c) =>
+            new Promise<void>((resolve) => {
+              if (c.exitCode !== null || c.signalCode !== null) return resolve();
+              c.once('exit', () => resolve());
+              c.kill('SIGKILL');
+            }),
+        ),
+      );
+      children = [];
+      await db?.drop();
+    });
 
-  it(
-    'keeps each stream in order across partitions, with two consumers sharing them',
-    { timeout: 180_000 },
-    async () => {
-      await fresh();
+    it('keeps each stream in order across partitions, with two consumers sharing them', async () => {
       startBus('relay');
       startBus('consumer');
       startBus('consumer');
       await burst(2000);
       await allTallied();
-    },
-  );
+    });
 
-  it(
-    'a consumer killed with SIGKILL mid-burst, then restarted: nothing lost, nothing doubled',
-    { timeout: 180_000 },
-    async () => {
-      await fresh();
+    it('a consumer killed with SIGKILL mid-burst, then restarted: nothing lost, nothing doubled', async () => {
       startBus('relay');
       const doomed = startBus('consumer');
       await midBurst(3000, async () => {
         await doomed.kill();
         startBus('consumer');
       });
-    },
-  );
+    });
 
-  it(
-    'a rebalance between two consumers mid-burst (one joins, then the other leaves): nothing lost or doubled',
-    { timeout: 180_000 },
-    async () => {
-      await fresh();
+    it('a rebalance between two consumers mid-burst (one joins, then the other leaves): nothing lost or doubled', async () => {
       startBus('relay');
       const first = startBus('consumer');
       await midBurst(3000, async () => {
@@ -217,28 +211,18 @@ describe.skipIf(unavailable)('the Kafka bus (relay, consumer group, offsets besi
         await until(async () => (await tallied()) > 1200);
         await first.stop();
       });
-    },
-  );
+    });
 
-  it(
-    'the relay killed with SIGKILL mid-burst publishes again from its checkpoint; consumers skip the repeats',
-    { timeout: 180_000 },
-    async () => {
-      await fresh();
+    it('the relay killed with SIGKILL mid-burst publishes again from its checkpoint; consumers skip the repeats', async () => {
       const relay = startBus('relay');
       startBus('consumer');
       await midBurst(3000, async () => {
         await relay.kill();
         startBus('relay');
       });
-    },
-  );
+    });
 
-  it(
-    'the relay publishing everything again (its checkpoint lost after the broker had the events): nothing doubled',
-    { timeout: 180_000 },
-    async () => {
-      await fresh();
+    it('the relay publishing everything again (its checkpoint lost after the broker had the events): nothing doubled', async () => {
       const relay = startBus('relay');
       startBus('consumer');
       await burst(1000);
@@ -252,14 +236,9 @@ describe.skipIf(unavailable)('the Kafka bus (relay, consumer group, offsets besi
       await until(async () => (await readCheckpoint(db.knex, relayCheckpointName(topic))).position > 0n);
       await burst(500);
       await allTallied();
-    },
-  );
+    });
 
-  it(
-    'a rebuild of the read model while the consumers apply a burst: every event once',
-    { timeout: 180_000 },
-    async () => {
-      await fresh();
+    it('a rebuild of the read model while the consumers apply a burst: every event once', async () => {
       startBus('relay');
       startBus('consumer');
       startBus('consumer');
@@ -268,21 +247,20 @@ describe.skipIf(unavailable)('the Kafka bus (relay, consumer group, offsets besi
         const results = await rebuildProjections(db.knex, new PostgresEventStore(db.pool), [tallyProjection]);
         expect(results.map((r) => r.name)).toEqual(['bus_tally']);
       });
-    },
-  );
+    });
 
-  it('the broker restarted under load: nothing lost', { timeout: 240_000 }, async () => {
-    await fresh();
-    startBus('relay');
-    startBus('consumer');
-    await midBurst(
-      3000,
-      async () => {
-        const { port, controllerPort } = broker;
-        await broker.stop();
-        broker = await startKafkaBroker({ dataDir: brokerDir, port, controllerPort });
-      },
-      150_000,
-    );
-  });
-});
+    it('the broker restarted under load: nothing lost', { timeout: 240_000 }, async () => {
+      startBus('relay');
+      startBus('consumer');
+      await midBurst(
+        3000,
+        async () => {
+          const { port, controllerPort } = broker;
+          await broker.stop();
+          broker = await startKafkaBroker({ dataDir: brokerDir, port, controllerPort });
+        },
+        150_000,
+      );
+    });
+  },
+);
