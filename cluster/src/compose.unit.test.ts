@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadConfig } from '@pawhaven/platform';
+import { KURRENTDB_IMAGE } from '@pawhaven/platform/testing/containers';
 import { COMPOSE_NGINX, composeNginxConfig } from './compose';
 import { ROOT } from './service-process';
 
@@ -31,7 +32,17 @@ const ours = Object.entries(services).filter(([, s]) => s.image === 'pawhaven:lo
 describe('docker-compose.yml', () => {
   it('has every part of the deployment, each with a healthcheck', () => {
     expect(Object.keys(services).sort()).toEqual(
-      ['command-api', 'kafka', 'mailpit', 'nginx', 'postgres', 'projections', 'query-api', 'relay'].sort(),
+      [
+        'command-api',
+        'kafka',
+        'kurrentdb',
+        'mailpit',
+        'nginx',
+        'postgres',
+        'projections',
+        'query-api',
+        'relay',
+      ].sort(),
     );
     for (const [name, s] of Object.entries(services)) expect(s.healthcheck?.test, name).toBeDefined();
   });
@@ -50,11 +61,18 @@ describe('docker-compose.yml', () => {
       const env = Object.fromEntries(Object.entries(s.environment ?? {}).map(([k, v]) => [k, String(v)]));
       const config = loadConfig(env);
       expect(config.DATABASE_URL, name).toMatch(/^postgres:\/\/.+@postgres:5432\//);
+      expect(config.EVENT_STORE).toBe('kurrentdb');
+      expect(config.KURRENTDB_URL).toMatch(/^kurrentdb:\/\/kurrentdb:2113\b/);
+      expect(s.depends_on?.kurrentdb?.condition, name).toBe('service_healthy');
       expect(config.EVENT_BUS).toBe('kafka');
       expect(config.KAFKA_BROKERS).toEqual(['kafka:9092']);
       expect(s.command!.slice(0, 2)).toEqual(['npx', 'tsx']);
       expect(existsSync(path.join(ROOT, s.command![2]!)), s.command![2]).toBe(true);
     }
+  });
+
+  it('runs the KurrentDB the container tests run', () => {
+    expect(services.kurrentdb!.image).toBe(KURRENTDB_IMAGE);
   });
 
   it("mounts an nginx configuration in step with the cluster's (npm run compose:nginx)", () => {

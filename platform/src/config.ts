@@ -80,6 +80,21 @@ const envSchema = z.object({
    */
   HELD_BACK_WARN_SECONDS: z.coerce.number().positive().default(10),
   /**
+   * Where the log is kept. `postgres` (the default): the events table of DATABASE_URL. `kurrentdb`: a KurrentDB
+   * (EventStoreDB) server at KURRENTDB_URL; its adapter passes the event store contract, but the services still read
+   * the log table in PostgreSQL for rebuilds, the admin's history and held-back events, so they refuse to start on it
+   * and say so (docs/decisions.md, "KurrentDB").
+   */
+  EVENT_STORE: z.enum(['postgres', 'kurrentdb']).default('postgres'),
+  /** The KurrentDB connection string, e.g. kurrentdb://kurrentdb:2113?tls=false. */
+  KURRENTDB_URL: z
+    .string()
+    .regex(
+      /^(kurrentdb|kurrent|esdb|eventstoredb)(\+discover)?:\/\/\S+$/,
+      'must be a kurrentdb:// connection string',
+    )
+    .default('kurrentdb://localhost:2113?tls=false'),
+  /**
    * How projection workers learn of events: `none` follows the event store; `kafka` has a relay publish the log to
    * KAFKA_TOPIC and the read models that need only each stream's order consume it (the others follow the store).
    */

@@ -51,3 +51,25 @@ describe("the bus's settings", () => {
     );
   });
 });
+
+describe("the event store's settings", () => {
+  it('default to PostgreSQL, with a local KurrentDB named for later', () => {
+    const config = loadConfig({});
+    expect(config.EVENT_STORE).toBe('postgres');
+    expect(config.KURRENTDB_URL).toBe('kurrentdb://localhost:2113?tls=false');
+  });
+
+  it('take a KurrentDB connection string and refuse anything else, naming the setting', () => {
+    const config = loadConfig({
+      EVENT_STORE: 'kurrentdb',
+      KURRENTDB_URL: 'kurrentdb://kurrentdb:2113?tls=false',
+    });
+    expect(config.EVENT_STORE).toBe('kurrentdb');
+    expect(config.KURRENTDB_URL).toBe('kurrentdb://kurrentdb:2113?tls=false');
+    expect(loadConfig({ KURRENTDB_URL: 'esdb+discover://a:2113,b:2113' }).KURRENTDB_URL).toMatch(/^esdb/);
+    expect(() => loadConfig({ EVENT_STORE: 'mongodb' })).toThrow('Invalid configuration: EVENT_STORE');
+    expect(() => loadConfig({ KURRENTDB_URL: 'http://localhost:2113' })).toThrow(
+      'Invalid configuration: KURRENTDB_URL: must be a kurrentdb:// connection string',
+    );
+  });
+});

@@ -219,4 +219,20 @@ export const platformMigrations: Migration[] = [
       `);
     },
   },
+  {
+    // How far the copy of a KurrentDB log in the events table has come, in KurrentDB's positions (EVENT_STORE=kurrentdb;
+    // platform/src/event-store/log-mirror/log-mirror.ts). Written in the same transaction as the copied events.
+    name: '0014_platform_log_mirror',
+    async up(knex) {
+      await knex.raw(`
+        CREATE TABLE log_mirror (
+          name              text PRIMARY KEY,
+          source_commit     numeric(20) NOT NULL,
+          source_prepare    numeric(20) NOT NULL,
+          events_copied     bigint NOT NULL DEFAULT 0,
+          updated_at        timestamptz NOT NULL DEFAULT now()
+        );
+      `);
+    },
+  },
 ];

@@ -5,6 +5,11 @@ import { connectDatabase, type Database } from '../db/database';
 import { migrate, type Migration } from '../db/migrations';
 import { ensureLogOrder } from '../event-store/log-order';
 import { PostgresEventStore } from '../event-store/postgres-event-store';
+import { KurrentDbEventStore } from '../event-store/kurrentdb/kurrentdb-event-store';
+import { MirroredEventStore, runLogMirror } from '../event-store/log-mirror/log-mirror';
+import { UnitsOfWork } from '../event-store/unit-of-work';
+import type { EventStore } from '../event-store/event-store';
+import { oneAtATime } from './one-at-a-time';
 import type { Pseudonyms } from '../personal-data/pseudonyms';
 import { resolvePseudonyms } from '../personal-data/pseudonyms';
 import { withPersonalDataEncryption } from '../personal-data/wrap';
@@ -65,7 +70,8 @@ export async function openServiceContext<T = void>(opts: {
       await ensureLogOrder(db.knex, opts.projections); // a log restored from another server: repair its order first
       // Personal fields are sealed with per-user keys (crypto-shredding), claims kept under keyed hashes.
       const pseudonyms = await resolvePseudonyms(db.pool, config.PSEUDONYM_SECRET);
-      const store = withPersonalDataEncryption(new PostgresEventStore(db.pool), db.pool, pseudonyms);
+      const log = openLog(config, databaseUrl, db);
+      const store = withPersonalDataEncryption(log.store, db.pool, pseudonyms);
       const secret = await resolveJwtSecret(db.knex, config.JWT_SECRET);
       const context: ServiceContext = {
         config,
@@ -76,6 +82,7 @@ export async function openServiceContext<T = void>(opts: {
         secret,
         tokens: new TokenService(secret, config.ACCESS_TOKEN_TTL_SECONDS),
         async close() {
+          await log.stop();
           await store.close();
           await db.close();
         },
@@ -87,4 +94,40 @@ export async function openServiceContext<T = void>(opts: {
     await db.close().catch(() => {});
     throw error;
   }
+}
+
+/**
+ * The log the services read and append to. EVENT_STORE=postgres: the events table. EVENT_STORE=kurrentdb: KurrentDB
+ * keeps the log and a copy in the events table feeds the readers (event-store/log-mirror); every service runs a
+ * copier, one at a time, so the copy goes on while any of them runs.
+ */
+function openLog(
+  config: Config,
+  databaseUrl: string,
+  db: Database,
+): { store: EventStore; stop(): Promise<void> } {
+  if (config.EVENT_STORE === 'postgres')
+    return { store: new PostgresEventStore(db.pool), stop: async () => {} };
+  const source = new KurrentDbEventStore(config.KURRENTDB_URL);
+  const target = new PostgresEventStore(db.pool);
+  const units = new UnitsOfWork(databaseUrl, { max: 2 });
+  const abort = new AbortController();
+  const copying = oneAtATime(
+    databaseUrl,
+    'log-mirror',
+    (signal) => runLogMirror({ source, target, units, pool: db.pool, signal }),
+    abort.signal,
+  );
+  return {
+    store: new MirroredEventStore(
+      new KurrentDbEventStore(config.KURRENTDB_URL),
+      new PostgresEventStore(db.pool),
+      db.pool,
+    ),
+    async stop() {
+      abort.abort();
+      await copying.catch(() => {});
+      await Promise.all([source.close(), target.close(), units.close()]);
+    },
+  };
 }

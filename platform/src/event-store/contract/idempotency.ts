@@ -30,12 +30,17 @@ export function describeIdempotency(t: ContractContext): void {
       expect(await mineFrom()).toHaveLength(2);
     });
 
-    it('an event id already used in another stream is not a retry: the append fails and appends nothing', async () => {
-      const id = randomUUID();
-      await t.store.append(`${t.p}a`, [ev('A', {}, id)], 'no_stream');
-      await expect(t.store.append(`${t.p}b`, [ev('A', {}, id)], 'no_stream')).rejects.toThrow();
-      expect(await collect(t.store.readStream(`${t.p}b`))).toEqual([]);
-      expect(await mineFrom()).toHaveLength(1);
-    });
+    const perStream = t.fixture.eventIdsUniqueAcrossStreams === false;
+    if (perStream) console.log('skipped: event ids are unique per stream only in this adapter (by design)');
+    it.skipIf(perStream)(
+      'an event id already used in another stream is not a retry: the append fails and appends nothing',
+      async () => {
+        const id = randomUUID();
+        await t.store.append(`${t.p}a`, [ev('A', {}, id)], 'no_stream');
+        await expect(t.store.append(`${t.p}b`, [ev('A', {}, id)], 'no_stream')).rejects.toThrow();
+        expect(await collect(t.store.readStream(`${t.p}b`))).toEqual([]);
+        expect(await mineFrom()).toHaveLength(1);
+      },
+    );
   });
 }

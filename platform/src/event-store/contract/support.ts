@@ -31,6 +31,11 @@ export type EventStoreContractFixture = {
    * (a new stream) in a transaction that stays open until `commit()`/`rollback()`.
    */
   beginSlowAppend?(streamId: string, events: NewEvent[]): Promise<SlowAppend>;
+  /**
+   * False for adapters whose event ids are idempotency tokens per stream only (KurrentDB): the check that an id used
+   * in another stream is refused is then skipped, with that reason printed.
+   */
+  eventIdsUniqueAcrossStreams?: boolean;
 };
 
 export const ev = (type: string, data: Record<string, unknown> = {}, eventId?: string): NewEvent => ({
