@@ -78,7 +78,8 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     };
     log('Starting the services…');
     const first = await start('command-api', 'command-api 1', { DEMO_DATA: String(opts.demoData) });
-    const [second, q1, q2] = await Promise.all([
+    // Every start settles before a failure is thrown, so `stop` below stops each one that did start.
+    const starts = await Promise.allSettled([
       start('command-api', 'command-api 2'),
       start('query-api', 'query-api 1'),
       start('query-api', 'query-api 2'),
@@ -86,6 +87,9 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
       start('projections', 'projection worker 2'),
       ...(broker ? [start('relay', 'relay')] : []),
     ]);
+    const failed = starts.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    const [second, q1, q2] = starts.map((r) => (r as PromiseFulfilledResult<ServiceProcess>).value);
     const port = opts.port || (await freePort());
     nginx = await startNginx(nginxBinary, path.join(opts.dataDir, 'nginx'), {
       port,

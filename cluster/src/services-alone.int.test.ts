@@ -91,6 +91,19 @@ describe('services run apart', () => {
     expect(inbox.status, inbox.text).toBe(200);
   });
 
+  it('a user with a socket on query-api 2 shows online through query-api 1, and offline once it closes', async () => {
+    const sana = await through(1).registerVerifiedUser();
+    const status = async () =>
+      ((await through(0).get(`/api/auth/profile/${sana.user._id}`)).body as { data: { status: string } }).data
+        .status;
+    expect(await status()).toBe('offline');
+    const onB = await connectSocket(queries[1]!.url, sana.token);
+    sockets.push(onB);
+    await expect.poll(status, { timeout: 10_000 }).toBe('online');
+    onB.socket.close();
+    await expect.poll(status, { timeout: 10_000 }).toBe('offline');
+  });
+
   it('an ad placed through command-api is listed through query-api 2; one worker stands by, then takes over', async () => {
     const owner = await through(0).registerVerifiedUser();
     const placeAd = async (name: string) => {

@@ -27,7 +27,10 @@ import { notificationById } from '../notifications/queries';
 import { z } from 'zod';
 import { adapterPool } from './adapter-pool';
 import { registerSocketEvents, socketEvent, useHandshakeCheck, type SocketEvents } from './events';
-import type { Presence } from './presence';
+import type { Presence, PresenceMessage } from './presence';
+
+/** The server-side event query-api nodes tell each other who is online with. */
+const PRESENCE_EVENT = 'pawhaven:presence';
 
 /** The command a `sendMessage` runs: the same as POST /api/messages (the gateway wires command-api's). */
 type SendMessage = (
@@ -87,6 +90,10 @@ export async function attachRealtime(server: HttpServer, deps: RealtimeDeps) {
       },
     }),
   );
+
+  // Who is online on the other query-api nodes (presence.ts): their messages in, this node's out.
+  io.on(PRESENCE_EVENT, (message: PresenceMessage) => deps.presence.receive(message));
+  deps.presence.joinCluster((message) => io.serverSideEmit(PRESENCE_EVENT, message));
 
   let closing = false;
   useHandshakeCheck(io, async (socket) => {
@@ -266,6 +273,7 @@ export async function attachRealtime(server: HttpServer, deps: RealtimeDeps) {
     close() {
       closing = true;
       return (closed ??= (async () => {
+        deps.presence.leaveCluster();
         await changes.stop();
         await new Promise<void>((resolve) => void io.close(() => resolve()));
       })());
