@@ -13,6 +13,8 @@ import type { BenchContext, BenchRow, BenchSection } from './lib/types';
 import { adoptionListingThroughput, adoptionRequestLatency } from './sections/adoption';
 import { appendThroughput } from './sections/append-throughput';
 import { chatDeliveryLatency, notificationQueries } from './sections/chat';
+import { clusterVsEmbedded } from './sections/cluster';
+import { clusterChat } from './sections/cluster-chat';
 import { communityFeedThroughput, communityLikeLatency } from './sections/community';
 import { lighthouseScores } from './sections/lighthouse';
 import { adminListLatency, rebuildThroughput } from './sections/rebuild';
@@ -26,6 +28,9 @@ const sections: BenchSection[] = [
   chatDeliveryLatency,
   notificationQueries,
   lighthouseScores,
+  // The distributed deployment (Kafka, nginx, 7 services), each on a database of its own: about 1.5 minutes each.
+  clusterVsEmbedded,
+  clusterChat,
   // Last: they generate a million events (in a database of their own).
   rebuildThroughput,
   adminListLatency,

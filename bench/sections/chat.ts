@@ -2,20 +2,17 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { Server } from 'socket.io';
-import { io as connectClient, type Socket } from 'socket.io-client';
-import {
-  conversationStream,
-  notificationListQuery,
-  type ChatEvent,
-  type UserEvent,
-} from '@pawhaven/contracts';
+import type { Socket } from 'socket.io-client';
+import { notificationListQuery, type UserEvent } from '@pawhaven/contracts';
 import { listNotifications, unreadCount } from '@pawhaven/query-api';
-import { conversationIdFor } from '@pawhaven/command-api';
 import { PostgresEventStore, type NewEvent } from '@pawhaven/platform';
 import { measureInterleaved, round } from '../lib/measure';
+import { percentile, steady } from '../lib/open-loop';
+import { connect, connectAll } from '../lib/sockets';
 import { httpGet } from '../lib/http-get';
 import { latencyColumns, type BenchContext, type BenchRow, type BenchSection } from '../lib/types';
 import { benchApp } from './adoption';
+import { conversationStarted, userRegistered } from '../lib/chat-seed';
 
 const CLIENTS = 1000;
 const ACTIVE_CONVERSATIONS = 200;
@@ -32,43 +29,14 @@ async function seedChat(bench: Bench) {
     let last = 0n;
     const at = new Date().toISOString();
     for (let i = 0; i < CLIENTS; i++) {
-      const registered: UserEvent = {
-        type: 'UserRegistered',
-        data: {
-          userId: userId(i),
-          username: `benchchatter${i}`,
-          email: `benchchatter${i}@gmail.com`,
-          passwordHash: null,
-          isVeterinarian: false,
-          isAdmin: false,
-          via: 'google',
-          registeredAt: at,
-        },
-      };
-      const e: NewEvent = { type: registered.type, data: registered.data, metadata: { actorId: userId(i) } };
-      last = (await store.append(`user-${userId(i)}`, [e], 'no_stream')).position;
+      const { streamId, event } = userRegistered(userId(i), `benchchatter${i}`, at);
+      last = (await store.append(streamId, [event], 'no_stream')).position;
     }
     const conversations: { id: string; a: number; b: number }[] = [];
     for (let c = 0; c < ACTIVE_CONVERSATIONS; c++) {
       const [a, b] = [2 * c, 2 * c + 1];
-      const id = conversationIdFor(userId(a), userId(b));
-      const started: ChatEvent = {
-        type: 'ConversationStarted',
-        data: {
-          conversationId: id,
-          memberIds: [userId(a), userId(b)],
-          startedBy: userId(a),
-          adId: null,
-          startedAt: at,
-        },
-      };
-      last = (
-        await store.append(
-          conversationStream(id),
-          [{ type: started.type, data: started.data, metadata: { actorId: userId(a) } }],
-          'no_stream',
-        )
-      ).position;
+      const { id, streamId, event } = conversationStarted(userId(a), userId(b), at);
+      last = (await store.append(streamId, [event], 'no_stream')).position;
       conversations.push({ id, a, b });
     }
     await bench.waiter.waitFor(last, 120_000);
@@ -76,62 +44,6 @@ async function seedChat(bench: Bench) {
   } finally {
     await store.close();
   }
-}
-
-const connect = (url: string, auth?: { token: string }) =>
-  new Promise<Socket>((resolve, reject) => {
-    const socket = connectClient(url, {
-      path: '/socket.io',
-      transports: ['websocket'],
-      reconnection: false,
-      ...(auth ? { auth } : {}),
-    });
-    socket.once('connect', () => resolve(socket));
-    socket.once('connect_error', reject);
-  });
-
-async function connectAll<T>(
-  count: number,
-  concurrency: number,
-  one: (i: number) => Promise<T>,
-): Promise<T[]> {
-  const out: T[] = new Array(count);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < count) {
-        const i = next++;
-        out[i] = await one(i);
-      }
-    }),
-  );
-  return out;
-}
-
-const percentile = (sorted: number[], q: number) =>
-  round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0, 2);
-
-/**
- * Sends `total` messages at `rate` per second (open loop) and answers each one's latency, measured from the send
- * until `arrived(i)` resolves.
- */
-async function steady(rate: number, total: number, send: (i: number) => Promise<void>): Promise<number[]> {
-  const latencies: number[] = [];
-  const started = performance.now();
-  const inFlight: Promise<void>[] = [];
-  for (let i = 0; i < total; i++) {
-    const wait = started + (i * 1000) / rate - performance.now();
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    const t0 = performance.now();
-    inFlight.push(
-      send(i).then(
-        () => void latencies.push(performance.now() - t0),
-        () => {},
-      ),
-    );
-  }
-  await Promise.all(inFlight);
-  return latencies;
 }
 
 /** Message delivery with 1,000 connected clients, beside a plain socket.io echo round trip on the same machine. */

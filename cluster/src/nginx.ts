@@ -49,8 +49,10 @@ error_log ${dir}/error.log warn;
   scgi_temp_path ${dir}/tmp/scgi;
 `
     : '';
-  return `${routes.asRoot ? 'user root root;\n' : ''}worker_processes 1;
-${files}events { worker_connections 16384; }
+  // A proxied socket holds two connections (browser and node): 10,000 sockets need 20,000 and as many files.
+  return `${routes.asRoot ? 'user root root;\n' : ''}worker_processes auto;
+worker_rlimit_nofile 65536;
+${files}events { worker_connections 32768; }
 http {
   access_log off;
 ${temp}  # Pictures are sent as they are taken; the apps refuse what is too large with a message of their own.
@@ -64,7 +66,9 @@ ${servers(routes.query)}
     keepalive 32;
   }
   upstream sockets {
-    ip_hash;
+    # One node per client address, so socket.io's polling reaches the node it upgrades on. The whole address:
+    # ip_hash would use only its first three parts, sending every client behind one /24 to one node.
+    hash $remote_addr consistent;
 ${servers(routes.query)}
   }
   map $request_method $api {
