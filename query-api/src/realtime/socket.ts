@@ -85,6 +85,8 @@ export async function attachRealtime(server: HttpServer, deps: RealtimeDeps) {
   io.adapter(
     createAdapter(adapterPool(deps.pool), {
       errorHandler: (error) => {
+        // Stopping: a goodbye still on its way when the pool has ended is not an outage (others forget us anyway).
+        if (closing) return;
         if (!noteIfDatabaseUnavailable(error, 'socket.io adapter'))
           logger.warn({ err: error }, 'socket.io adapter');
       },
