@@ -64,14 +64,15 @@ export async function openServiceContext<T = void>(opts: {
 }): Promise<{ context: ServiceContext; started: T }> {
   const { config, databaseUrl } = opts;
   const db = connectDatabase(databaseUrl, { max: opts.connections ?? 20 });
+  let log: ReturnType<typeof openLog> | undefined;
   try {
     return await underStartLock(db.pool, async () => {
       await migrate(db.knex, opts.migrations);
       await ensureLogOrder(db.knex, opts.projections); // a log restored from another server: repair its order first
       // Personal fields are sealed with per-user keys (crypto-shredding), claims kept under keyed hashes.
       const pseudonyms = await resolvePseudonyms(db.pool, config.PSEUDONYM_SECRET);
-      const log = openLog(config, databaseUrl, db);
-      const store = withPersonalDataEncryption(log.store, db.pool, pseudonyms);
+      const opened = (log = openLog(config, databaseUrl, db));
+      const store = withPersonalDataEncryption(opened.store, db.pool, pseudonyms);
       const secret = await resolveJwtSecret(db.knex, config.JWT_SECRET);
       const context: ServiceContext = {
         config,
@@ -82,7 +83,7 @@ export async function openServiceContext<T = void>(opts: {
         secret,
         tokens: new TokenService(secret, config.ACCESS_TOKEN_TTL_SECONDS),
         async close() {
-          await log.stop();
+          await opened.stop();
           await store.close();
           await db.close();
         },
@@ -91,6 +92,7 @@ export async function openServiceContext<T = void>(opts: {
       return { context, started };
     });
   } catch (error) {
+    await log?.stop().catch(() => {});
     await db.close().catch(() => {});
     throw error;
   }

@@ -211,6 +211,8 @@ export class KurrentDbEventStore implements EventStore {
       signal.addEventListener('abort', stop, { once: true });
       try {
         cursor = await this.deliver(subscription, cursor, handler, batchSize, signal, () => (drops = 0));
+        // The server ended the subscription without an error: subscribe again, after a pause.
+        if (!signal.aborted) await sleep(RETRY_DELAYS_MS[0]!);
       } catch (error) {
         if (signal.aborted) return;
         if (error instanceof HandlerFailed) throw error.cause;
