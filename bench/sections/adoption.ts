@@ -14,6 +14,7 @@ import { commandToVisible, measureConcurrent, round } from '../lib/measure';
 import { httpGet } from '../lib/http-get';
 import { startBenchSession } from '../lib/session';
 import { latencyColumns, type BenchContext, type BenchRow, type BenchSection } from '../lib/types';
+import { freshDatabase } from '../lib/postgres';
 
 const PET_TYPES = ['Dog', 'Cat', 'Bird', 'Rabbit', 'Hamster', 'Other'] as const;
 const CITIES = ['Lahore', 'Karachi', 'Islamabad', 'Peshawar', 'Multan', 'Quetta'];
@@ -37,18 +38,22 @@ const details = (i: number): PetDetails => ({
 });
 
 /** The whole app on the bench database, plus what a bench needs to act as many signed-in users. */
+/** Each section's app gets a database of its own: what one section seeds never meets another's. */
+let apps = 0;
+
 export async function benchApp(ctx: BenchContext) {
+  const databaseUrl = await freshDatabase(ctx.connectionString, `pawhaven_app_${++apps}`);
   const app: RunningApp = await startApp({
-    databaseUrl: ctx.connectionString,
+    databaseUrl,
     port: 0,
     config: { LOG_LEVEL: 'silent', RATE_LIMIT_SIGNIN: 1_000_000 },
   });
-  const db = connectDatabase(ctx.connectionString, { max: 8 });
+  const db = connectDatabase(databaseUrl, { max: 8 });
   const store = new PostgresEventStore(db.pool);
   const tokens = new TokenService(await resolveJwtSecret(db.knex), 3600);
   const waiter = new ConsistencyWaiter(
     db.knex,
-    ctx.connectionString,
+    databaseUrl,
     allProjections.map((p) => p.name),
   );
   await waiter.start();
@@ -87,6 +92,7 @@ export async function benchApp(ctx: BenchContext) {
   };
   return {
     app,
+    databaseUrl,
     db,
     waiter,
     tokenFor,

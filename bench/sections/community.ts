@@ -192,7 +192,7 @@ export const communityFeedThroughput: BenchSection = {
       // A second node on the same database with the read cache off: what a page costs when every read queries
       // (as right after each like or comment), beside the same bare query.
       uncached = await startApp({
-        databaseUrl: ctx.connectionString,
+        databaseUrl: bench.databaseUrl,
         port: 0,
         config: { LOG_LEVEL: 'silent', READ_CACHE_ENTRIES: 0 },
       });
