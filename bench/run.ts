@@ -7,6 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { otherLoad } from './lib/cpu';
 import { startBenchPostgres } from './lib/postgres';
 import { renderTable } from './lib/table';
 import type { BenchContext, BenchRow, BenchSection } from './lib/types';
@@ -37,6 +38,8 @@ const sections: BenchSection[] = [
 ];
 
 const CELL_MS = Number(process.env.BENCH_CELL_MS ?? 3000);
+/** A section during which anything but the bench took more of the machine than this is marked as measured busy. */
+const BUSY_PERCENT = 5;
 const MAX_OPS_PER_CELL = Number(process.env.BENCH_MAX_OPS ?? 500_000);
 
 async function main() {
@@ -75,16 +78,41 @@ async function main() {
     maxOpsPerCell: MAX_OPS_PER_CELL,
     log: (line) => console.log(line),
   };
-  const results: { name: string; title: string; seconds: number; rows: BenchRow[] }[] = [];
+  const results: {
+    name: string;
+    title: string;
+    seconds: number;
+    otherLoadPercent: number | null;
+    busyMachine: boolean;
+    rows: BenchRow[];
+  }[] = [];
   const startedAt = new Date();
   try {
     for (const section of selected) {
       console.log(`## ${section.title}`);
       const t0 = performance.now();
+      const load = otherLoad();
       const rows = await section.run(ctx);
+      const other = load.stop();
       const seconds = Math.round((performance.now() - t0) / 100) / 10;
       console.log(`\n${renderTable(section, rows)}\n`);
-      results.push({ name: section.name, title: section.title, seconds, rows });
+      const busy = other !== null && other.otherPercent > BUSY_PERCENT;
+      console.log(
+        other === null
+          ? 'Other load during this section: unknown (no /proc)\n'
+          : `Other load during this section: ${other.otherPercent} % of the machine (${other.otherSeconds} CPU-s not the bench's)` +
+              (busy
+                ? ` — BUSY MACHINE: above ${BUSY_PERCENT} %, these figures are not a quiet machine's\n`
+                : '\n'),
+      );
+      results.push({
+        name: section.name,
+        title: section.title,
+        seconds,
+        otherLoadPercent: other?.otherPercent ?? null,
+        busyMachine: busy,
+        rows,
+      });
     }
   } finally {
     await server.stop();

@@ -95,3 +95,52 @@ export function commandName(pid: number): string {
     return '';
   }
 }
+
+/** Every process under `pid` (its children, theirs…), from /proc. */
+export function descendantPids(pid: number): number[] {
+  const out: number[] = [];
+  const stack = [pid];
+  while (stack.length > 0) {
+    for (const child of childPids(stack.pop())) {
+      out.push(child);
+      stack.push(child);
+    }
+  }
+  return out;
+}
+
+/**
+ * How busy the machine was with anything but the bench (this process and every process under it: its PostgreSQL,
+ * the apps and services a section starts), from `otherLoad()` until `stop()`, as a share of every core's time.
+ * The bench's processes are sampled every 250 ms, so services a section starts and stops in between count as ours.
+ * Null where /proc is not there.
+ */
+export function otherLoad() {
+  const seen = new Map<number, { first: number; last: number }>();
+  const sample = (initial: boolean) => {
+    for (const pid of [process.pid, ...descendantPids(process.pid)]) {
+      const s = processSeconds(pid);
+      const known = seen.get(pid);
+      if (known) known.last = Math.max(known.last, s);
+      else seen.set(pid, { first: initial ? s : 0, last: s });
+    }
+  };
+  const startWall = performance.now();
+  const startMachine = machineBusySeconds();
+  sample(true);
+  const timer = setInterval(() => sample(false), 250);
+  timer.unref();
+  return {
+    stop(): { otherPercent: number; otherSeconds: number } | null {
+      clearInterval(timer);
+      sample(false);
+      const endMachine = machineBusySeconds();
+      if (startMachine === null || endMachine === null) return null;
+      let ours = 0;
+      for (const { first, last } of seen.values()) ours += last - first;
+      const other = Math.max(0, endMachine - startMachine - ours);
+      const available = (os.cpus().length * (performance.now() - startWall)) / 1000;
+      return { otherPercent: round((100 * other) / available, 1), otherSeconds: round(other, 1) };
+    },
+  };
+}
