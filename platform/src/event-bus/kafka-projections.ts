@@ -189,6 +189,8 @@ export async function runKafkaProjections(opts: {
     await consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
+      // A partition's batch is one transaction of its own (as on two workers), so partitions need not wait in turn.
+      partitionsConsumedConcurrently: opts.partitions,
       eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
         if (!isRunning() || isStale() || batch.messages.length === 0) return;
         const next = await applyPartitionBatch(
@@ -200,7 +202,8 @@ export async function runKafkaProjections(opts: {
           opts.open,
         );
         resolveOffset(batch.lastOffset());
-        await consumer
+        // Only a hint (the offset that counts is stored with the rows): the next batch does not wait for it.
+        void consumer
           .commitOffsets([{ topic, partition: batch.partition, offset: next.toString() }])
           .catch(() => {});
         await heartbeat();
