@@ -149,7 +149,9 @@ export async function startKafkaBroker(opts: {
     ...args,
   ];
   if (!existsSync(path.join(logs, 'meta.properties'))) {
-    const clusterId = randomBytes(16).toString('base64url').slice(0, 22);
+    // Kafka's form (22 characters of base64url), never starting with '-': the tool would read that as an option
+    // ("argument --cluster-id/-t: expected one argument", one start in 64).
+    const clusterId = `A${randomBytes(16).toString('base64url').slice(1, 22)}`;
     const format = spawnSync(
       'java',
       java('kafka.tools.StorageTool', ['format', '-t', clusterId, '-c', config, '--ignore-formatted']),

@@ -38,9 +38,15 @@ if ((when === 'before' || when === 'after') && type) {
     sessions.set(client, session);
     const statement = text.trim().toUpperCase();
     if (/^BEGIN\b/.test(statement)) session.inTransaction = true;
-    // The event store's append: its third parameter holds the events' types.
-    const inserted =
-      /INSERT INTO events\b/i.test(text) && Array.isArray(values?.[2]) ? (values[2] as string[]) : [];
+    // The event store's append: its third parameter holds the events' types (one type for a one-event append).
+    const third = values?.[2];
+    const inserted = !/INSERT INTO events\b/i.test(text)
+      ? []
+      : Array.isArray(third)
+        ? (third as string[])
+        : typeof third === 'string'
+          ? [third]
+          : [];
     if (inserted.includes(type)) {
       if (!session.inTransaction) return true;
       session.types.push(...inserted);
