@@ -39,3 +39,21 @@ export async function connectAll<T>(
   );
   return out;
 }
+
+/**
+ * Until a socket hears the message `key` names: the caller's getMessage listener calls `arrivals.get(key)`. Rejects
+ * with 'lost' after `ms`.
+ */
+export function arrival(arrivals: Map<string, () => void>, key: string, ms = 10_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      arrivals.delete(key);
+      reject(new Error('lost'));
+    }, ms);
+    arrivals.set(key, () => {
+      clearTimeout(timer);
+      arrivals.delete(key);
+      resolve();
+    });
+  });
+}

@@ -8,7 +8,7 @@ import { listNotifications, unreadCount } from '@pawhaven/query-api';
 import { PostgresEventStore, type NewEvent } from '@pawhaven/platform';
 import { measureInterleaved, round } from '../lib/measure';
 import { percentile, steady } from '../lib/open-loop';
-import { connect, connectAll } from '../lib/sockets';
+import { arrival, connect, connectAll } from '../lib/sockets';
 import { httpGet } from '../lib/http-get';
 import { latencyColumns, type BenchContext, type BenchRow, type BenchSection } from '../lib/types';
 import { benchApp } from './adoption';
@@ -86,30 +86,20 @@ export const chatDeliveryLatency: BenchSection = {
         const [from, to] = Math.floor(i / conversations.length) % 2 === 0 ? [c.a, c.b] : [c.b, c.a];
         const clientMessageId = randomUUID();
         const recipient = clients[to]!;
-        return new Promise<void>((resolve, reject) => {
-          const key = `${clientMessageId}:${recipient.id}`;
-          const timer = setTimeout(() => {
-            arrivals.delete(key);
-            reject(new Error('lost'));
-          }, 10_000);
-          arrivals.set(key, () => {
-            clearTimeout(timer);
-            arrivals.delete(key);
-            resolve();
-          });
-          const sent = performance.now();
-          clients[from]!.emit(
-            'sendMessage',
-            { conversationId: c.id, text: `Message ${i}`, clientMessageId },
-            (answer: { ok: boolean; position?: string }) => {
-              acks.push(performance.now() - sent);
-              if (answer.position)
-                void bench.waiter
-                  .waitFor(BigInt(answer.position), 10_000)
-                  .then(() => projected.push(performance.now() - sent));
-            },
-          );
-        });
+        const heard = arrival(arrivals, `${clientMessageId}:${recipient.id}`);
+        const sent = performance.now();
+        clients[from]!.emit(
+          'sendMessage',
+          { conversationId: c.id, text: `Message ${i}`, clientMessageId },
+          (answer: { ok: boolean; position?: string }) => {
+            acks.push(performance.now() - sent);
+            if (answer.position)
+              void bench.waiter
+                .waitFor(BigInt(answer.position), 10_000)
+                .then(() => projected.push(performance.now() - sent));
+          },
+        );
+        return heard;
       };
       const echoSend = (i: number) =>
         echoClients[i % echoClients.length]!.timeout(10_000)

@@ -7,7 +7,7 @@ import { httpRequest } from '../lib/http-request';
 import { benchPostgresPids, childPids, cpuUse } from '../lib/cpu';
 import { round } from '../lib/measure';
 import { percentile, steady } from '../lib/open-loop';
-import { connect, connectAll } from '../lib/sockets';
+import { arrival, connect, connectAll } from '../lib/sockets';
 import type { BenchRow, BenchSection } from '../lib/types';
 import { conversationStarted, userRegistered } from '../lib/chat-seed';
 
@@ -256,32 +256,21 @@ export const clusterChat: BenchSection = {
               ? [conversation.a, conversation.b]
               : [conversation.b, conversation.a];
           const clientMessageId = randomUUID();
-          return new Promise<void>((resolve, reject) => {
-            const key = `${clientMessageId}:${to}`;
-            const timer = setTimeout(() => {
-              arrivals.delete(key);
-              reject(new Error('lost'));
-            }, 10_000);
-            arrivals.set(key, () => {
-              clearTimeout(timer);
-              arrivals.delete(key);
-              arrived[i] = performance.now() - sent;
-              resolve();
-            });
-            const sent = performance.now();
-            firstSend ||= sent;
-            lastSend = sent;
-            sockets[from]!.emit(
-              'sendMessage',
-              { conversationId: conversation.id, text: `Message ${i}`, clientMessageId },
-              (answer: { ok: boolean; position?: string }) => {
-                if (!answer.ok) return void refused++;
-                acks.push(performance.now() - sent);
-                if (answer.position && BigInt(answer.position) > lastPosition)
-                  lastPosition = BigInt(answer.position);
-              },
-            );
-          });
+          const heard = arrival(arrivals, `${clientMessageId}:${to}`);
+          const sent = performance.now();
+          firstSend ||= sent;
+          lastSend = sent;
+          sockets[from]!.emit(
+            'sendMessage',
+            { conversationId: conversation.id, text: `Message ${i}`, clientMessageId },
+            (answer: { ok: boolean; position?: string }) => {
+              if (!answer.ok) return void refused++;
+              acks.push(performance.now() - sent);
+              if (answer.position && BigInt(answer.position) > lastPosition)
+                lastPosition = BigInt(answer.position);
+            },
+          );
+          return heard.then(() => void (arrived[i] = performance.now() - sent));
         };
         const total = rate * seconds;
         // Whatever the previous run left (pushes, a GC) is over before this one starts.
