@@ -19,6 +19,7 @@ import { clusterChat } from './sections/cluster-chat';
 import { communityFeedThroughput, communityLikeLatency } from './sections/community';
 import { lighthouseScores } from './sections/lighthouse';
 import { adminListLatency, rebuildThroughput } from './sections/rebuild';
+import { userHistoryCost } from './sections/user-history';
 
 const sections: BenchSection[] = [
   appendThroughput,
@@ -28,6 +29,7 @@ const sections: BenchSection[] = [
   communityFeedThroughput,
   chatDeliveryLatency,
   notificationQueries,
+  userHistoryCost,
   lighthouseScores,
   // The distributed deployment (Kafka, nginx, 7 services), each on a database of its own: about 1.5 minutes each.
   clusterVsEmbedded,

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { sessionStream, userStream } from '@pawhaven/contracts';
 import type { EventStore, TokenService } from '@pawhaven/platform';
 
 /**
- * A bearer token on a real session: SessionStarted in the user's stream, as a sign-in records it (tokens of unknown
- * sessions are refused). The session is usable once the sessions projection has seen it.
+ * A bearer token on a real session: SessionStarted in the session's own stream, as a sign-in records it (tokens of
+ * unknown sessions are refused), naming the user stream's current revision.
  */
 export async function startBenchSession(
   store: EventStore,
@@ -13,13 +14,17 @@ export async function startBenchSession(
 ): Promise<string> {
   const sessionId = randomUUID();
   const now = new Date();
+  let userRevision = -1;
+  for await (const e of store.readStream(userStream(userId))) userRevision = Number(e.streamRevision);
   await store.append(
-    `user-${userId}`,
+    sessionStream(sessionId),
     [
       {
         type: 'SessionStarted',
         data: {
           sessionId,
+          userId,
+          userRevision,
           secretHash: 'bench',
           rememberMe: false,
           startedAt: now.toISOString(),
@@ -28,7 +33,7 @@ export async function startBenchSession(
         metadata: { actorId: userId },
       },
     ],
-    'any',
+    'no_stream',
   );
   return tokens.sign({ userId, sessionId, isAdmin });
 }

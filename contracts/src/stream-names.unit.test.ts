@@ -12,6 +12,7 @@ import {
   notificationsStream,
   postLikeStream,
   postStream,
+  sessionStream,
   teamMemberStream,
   usernameClaimStream,
   userStream,
@@ -29,6 +30,7 @@ const NOT_YET = ['projections/src/testing/'];
 
 const PREFIXES = [
   userStream(''),
+  sessionStream(''),
   emailClaimStream(''),
   usernameClaimStream(''),
   postStream(''),

@@ -289,6 +289,23 @@ export const readModelMigrations: Migration[] = [
       `);
     },
   },
+  {
+    // Sessions have streams of their own: a session names the user stream's revision it was decided on, and the
+    // resets and deletion that end sessions decided before them are kept (sessions.projection.ts).
+    name: '0230_read_models_session_streams',
+    async up(knex) {
+      await knex.raw(`
+        ALTER TABLE sessions ADD COLUMN user_revision integer;
+        CREATE TABLE session_ends (
+          user_id       text NOT NULL,
+          user_revision integer NOT NULL,
+          ended_at      timestamptz NOT NULL,
+          deleted       boolean NOT NULL,
+          PRIMARY KEY (user_id, user_revision)
+        );
+      `);
+    },
+  },
 ];
 
 /** Every schema change of the product: the platform's tables first, then the read models. */

@@ -1,5 +1,4 @@
-import { ACCOUNT_LIMITS } from '@pawhaven/contracts';
-import type { NewEvent } from '@pawhaven/platform';
+import { ACCOUNT_LIMITS, sessionStream } from '@pawhaven/contracts';
 import { CITIES, ABOUTS, VET_ABOUTS } from './texts';
 import { VERIFIED, ACTIVE, DELETED, type Session, type User } from './state';
 import { SEC, DAY, type World } from './world';
@@ -13,26 +12,31 @@ import { SEC, DAY, type World } from './world';
 const REMEMBER_ME_MS = 30 * DAY;
 const RESET_CODE_MS = ACCOUNT_LIMITS.resetCodeSeconds * SEC;
 
+/** A sign-in: the session's own stream, naming the user stream's revision it was decided on. */
 export function startSession(w: World, u: User, rememberMe: boolean): number {
   const s: Session = {
     id: w.rng.uuid(),
     revoked: false,
     expires: w.clock + (rememberMe ? REMEMBER_ME_MS : DAY),
+    startIdx: -1,
   };
   u.sessions.push(s);
-  return w.userAppend(u, [
-    w.ev(
-      'SessionStarted',
-      {
-        sessionId: s.id,
-        secretHash: w.rng.hex(8),
-        expiresAt: w.iso(s.expires),
-        rememberMe,
-        startedAt: w.iso(),
-      },
-      { actorId: u.id },
-    ),
-  ]);
+  const started = w.ev(
+    'SessionStarted',
+    {
+      sessionId: s.id,
+      userId: u.id,
+      userRevision: u.rev,
+      secretHash: w.rng.hex(8),
+      expiresAt: w.iso(s.expires),
+      rememberMe,
+      startedAt: w.iso(),
+    },
+    { actorId: u.id },
+  );
+  // After the user's last append (their registration, or the reset this sign-in follows).
+  s.startIdx = w.emit(sessionStream(s.id), [started], -1, u.recent, u);
+  return s.startIdx;
 }
 
 /** The first sign-in; the user takes part a little later (their first page loads). */
@@ -69,7 +73,13 @@ export function signOut(w: World): void {
     const s = u.sessions[i]!;
     if (s.revoked || s.expires <= w.clock) continue;
     s.revoked = true;
-    w.userAppend(u, [w.ev('SessionRevoked', { sessionId: s.id, revokedAt: w.iso() }, { actorId: u.id })]);
+    w.emit(
+      sessionStream(s.id),
+      [w.ev('SessionRevoked', { sessionId: s.id, revokedAt: w.iso() }, { actorId: u.id })],
+      0,
+      [s.startIdx],
+      u,
+    );
     return;
   }
 }
@@ -135,21 +145,19 @@ export function resetPassword(w: World): void {
   });
 }
 
-/** DeleteUser: every open session ends in the same append; the account is gone for good. */
+/** DeleteUser: it ends every session (each in its own stream); the account is gone for good. */
 export function adminDeleteUser(w: World): void {
   const admin = w.pickAdmin();
   const u = w.pickUser();
   if (!admin || !u || w.clock - u.registeredAt < DAY) return;
   const at = w.iso();
-  const metadata = { actorId: admin.id };
-  const events: NewEvent[] = [];
-  for (const s of u.sessions)
-    if (!s.revoked) {
-      s.revoked = true;
-      events.push(w.ev('SessionRevoked', { sessionId: s.id, revokedAt: at }, metadata));
-    }
-  events.push(w.ev('UserDeleted', { userId: u.id, deletedBy: admin.id, deletedAt: at }, metadata));
-  w.userAppend(u, events, [admin.readyIdx, ...u.recent], admin);
+  for (const s of u.sessions) s.revoked = true;
+  w.userAppend(
+    u,
+    [w.ev('UserDeleted', { userId: u.id, deletedBy: admin.id, deletedAt: at }, { actorId: admin.id })],
+    [admin.readyIdx, ...u.recent],
+    admin,
+  );
   u.status = DELETED;
   w.active--;
 }

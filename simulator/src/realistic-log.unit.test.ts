@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ADOPTION_MESSAGES } from '@pawhaven/contracts';
+import { ADOPTION_MESSAGES, sessionStream, userStream } from '@pawhaven/contracts';
 import type { Decider, NewEvent } from '@pawhaven/platform';
 import {
   adoptionAdDecider,
@@ -7,13 +7,16 @@ import {
   conversationIdFor,
   postDecider,
   postLikeDecider,
+  sessionDecider,
   userDecider,
   usernameKeys,
   type AdoptionCommand,
   type ConversationCommand,
   type PostCommand,
   type PostLikeCommand,
+  type SessionCommand,
   type UserCommand,
+  type UserState,
 } from '@pawhaven/command-api';
 import { asciiUsernameKeys, realisticLog, type PlannedAppend, type RealisticLogOptions } from './index';
 
@@ -304,6 +307,25 @@ describe('realisticLog', () => {
               throw new Error(`unexpected first event ${(e as { type: string }).type}`);
           }
         });
+      else if (s.startsWith(sessionStream('')))
+        check(a, sessionDecider, (e, _actor, now): SessionCommand => {
+          const d = e.data as Data;
+          if (e.type === 'SessionRevoked') return { type: 'RevokeSession', data: { now } };
+          // Decided on the user's stream as the log has it at this point.
+          const user = states.get(userStream(d.userId as string)) as UserState;
+          return {
+            type: 'StartSession',
+            data: {
+              user,
+              userRevision: BigInt(d.userRevision as number),
+              sessionId: d.sessionId as string,
+              secretHash: d.secretHash as string,
+              rememberMe: d.rememberMe as boolean,
+              rememberMeDays: 30,
+              now: new Date(d.startedAt as string),
+            },
+          };
+        });
       else if (s.startsWith('user-') && !s.startsWith('user-email-'))
         check(a, userDecider, (e, actorId, now, state, recorded): UserCommand | null => {
           const d = e.data as Data;
@@ -335,10 +357,8 @@ describe('realisticLog', () => {
           }
         });
     }
-    // The deleted user's sessions are revoked in the same append as UserDeleted (the first event then).
-    for (const a of LOG)
-      if (a.events.at(-1)!.type === 'UserDeleted')
-        expect(a.events.slice(0, -1).every((e) => e.type === 'SessionRevoked')).toBe(true);
+    // UserDeleted ends the sessions (each in its own stream) by itself: it is its append's only event.
+    for (const a of LOG) if (a.events.at(-1)!.type === 'UserDeleted') expect(a.events).toHaveLength(1);
     for (const type of [
       'AdoptionRequested',
       'AdoptionRequestAccepted',

@@ -8,7 +8,8 @@ export const VERIFIED = 1;
 export const ACTIVE = 2;
 export const DELETED = 3;
 
-export type Session = { id: string; revoked: boolean; expires: number };
+/** A session's own stream: `startIdx` is its SessionStarted append's index. */
+export type Session = { id: string; revoked: boolean; expires: number; startIdx: number };
 
 export type User = {
   idx: number;

@@ -91,7 +91,7 @@ export function describeServicesWithKafka(
       expect(Number(kafka[0]!.n)).toBeGreaterThan(0);
     });
 
-    it('a signed-out session is refused at once, and the sessions read model (from the bus) catches up', async () => {
+    it('a signed-out session is refused at once, and the sessions read model catches up', async () => {
       const user = await api().registerVerifiedUser();
       const out = await api().post('/api/auth/signout', {}, user.token);
       expect(out.status, out.text).toBe(200);

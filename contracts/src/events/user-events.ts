@@ -66,6 +66,13 @@ export type UserEvent =
         expiresAt: string;
         rememberMe: boolean;
         startedAt: string;
+        /**
+         * In the session's own stream (`session-{sessionId}`): whose session it is, and the revision of their user
+         * stream the sign-in was decided on (a password reset or deletion after it ends the session). Sessions
+         * recorded in the user's stream, before sessions had streams of their own, have neither.
+         */
+        userId?: string;
+        userRevision?: number;
       };
     }
   | { type: 'SessionRevoked'; data: { sessionId: string; revokedAt: string } }
@@ -79,7 +86,8 @@ export type UserEvent =
   | { type: 'ProfileImageRemoved'; data: Record<string, never> }
   /**
    * An administrator deleted the account with all its data: every read model forgets the user, their open sessions
-   * end (SessionRevoked events in the same append), and crypto-shredding destroys their key. Final: the stream
+   * end (those in their own streams by this event; older ones, recorded in the user's stream, by SessionRevoked
+   * events in the same append), and crypto-shredding destroys their key. Final: the stream
    * accepts nothing after it.
    */
   | { type: 'UserDeleted'; data: { userId: string; deletedBy: string; deletedAt: string } };
@@ -130,6 +138,12 @@ export type ClaimEvent = EmailClaimEvent | UsernameClaimEvent | LegacyUsernameCl
 
 /** The user aggregate's stream: registration, e-mail verification, sessions, password and profile. */
 export const userStream = (userId: string) => `user-${userId}`;
+
+/**
+ * A sign-in's session (`session-{sessionId}`: SessionStarted, then SessionRevoked at sign-out). Its own stream, so
+ * that a user's stream, which every command on the user replays, does not grow with their sign-ins.
+ */
+export const sessionStream = (sessionId: string) => `session-${sessionId}`;
 
 /** The user id of a `user-{id}` stream. */
 export const userIdOfStream = (streamId: string) => streamId.slice('user-'.length);

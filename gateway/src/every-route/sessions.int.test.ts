@@ -3,6 +3,7 @@ import pg from 'pg';
 import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TokenService } from '@pawhaven/platform';
+import { testEventStore } from '@pawhaven/platform/testing';
 import {
   startTestApp,
   testImage,
@@ -104,6 +105,102 @@ describe('sessions behind access tokens', () => {
     expect(reset.status).toBe(200);
     expect((await t.api.post('/api/auth/update-profile', { city: 'Lahore' }, user.token)).status).toBe(401);
     expect(await connect(user.token)).toBe('Your session has ended. Please sign in again.');
+  });
+});
+
+describe('sessions in streams of their own, and those recorded in the user stream before', () => {
+  /** The app's own signing key, for tokens of sessions this test records by hand. */
+  const tokenFor = async (userId: string, sessionId: string) => {
+    const { value } = await t.db.knex('runtime_secrets').where({ name: 'jwt' }).first<{ value: string }>();
+    return new TokenService(value, 900).sign({ userId, sessionId, isAdmin: false });
+  };
+  const userRevision = async (userId: string) =>
+    Number(
+      (
+        await t.db.pool.query<{ r: string }>(
+          'SELECT max(stream_revision)::text AS r FROM events WHERE stream_id = $1',
+          [`user-${userId}`],
+        )
+      ).rows[0]!.r,
+    );
+  const started = (sessionId: string, extra: Record<string, unknown> = {}) => ({
+    type: 'SessionStarted',
+    data: {
+      sessionId,
+      secretHash: 'h',
+      rememberMe: false,
+      startedAt: new Date().toISOString(),
+      expiresAt: new Date(Date.now() + 3600_000).toISOString(),
+      ...extra,
+    },
+    metadata: { actorId: 'test' },
+  });
+  /** Appended as the command side records it (the real store: its NOTIFY wakes the projections). */
+  const append = async (streamId: string, event: ReturnType<typeof started>) => {
+    const store = testEventStore(t.db);
+    try {
+      await store.append(streamId, [event], 'any');
+    } finally {
+      await store.close();
+    }
+  };
+
+  it('a sign-in records its session in its own stream, never in the user stream', async () => {
+    const user = await t.api.registerVerifiedUser();
+    const signin = await t.api.post('/api/auth/signin', { email: user.email, password: user.password });
+    expect(signin.status).toBe(200);
+    const { rows } = await t.db.pool.query<{ stream_id: string }>(
+      `SELECT stream_id FROM events WHERE type = 'SessionStarted' AND data->>'userId' = $1`,
+      [user.user._id],
+    );
+    expect(rows.length).toBe(2); // registerVerifiedUser's sign-in and this one
+    for (const r of rows) expect(r.stream_id).toMatch(/^session-/);
+    expect(
+      (
+        await t.db.pool.query(`SELECT 1 FROM events WHERE stream_id = $1 AND type LIKE 'Session%'`, [
+          `user-${user.user._id}`,
+        ])
+      ).rows,
+    ).toEqual([]);
+  });
+
+  it('a sign-in decided before a password reset but recorded after it opens nothing', async () => {
+    const user = await t.api.registerVerifiedUser();
+    const before = await userRevision(user.user._id);
+    expect((await t.api.post('/api/auth/forgot-password', { email: user.email })).status).toBe(200);
+    const code = await t.api.readCode(user.email);
+    const reset = await t.api.post('/api/auth/reset-password', {
+      email: user.email,
+      code,
+      newPassword: 'N3w!Passw0rd',
+    });
+    expect(reset.status).toBe(200);
+    const [late, fresh] = [randomUUID(), randomUUID()];
+    await append(`session-${late}`, started(late, { userId: user.user._id, userRevision: before }));
+    const after = await userRevision(user.user._id);
+    await append(`session-${fresh}`, started(fresh, { userId: user.user._id, userRevision: after }));
+    const lateToken = await tokenFor(user.user._id, late);
+    expect((await t.api.get('/api/auth/profile', lateToken)).status).toBe(401);
+    expect(await connect(lateToken)).toBe('Your session has ended. Please sign in again.');
+    expect((await t.api.get('/api/auth/profile', await tokenFor(user.user._id, fresh))).status).toBe(200);
+    // Another user's session id opens nothing for this user.
+    const other = await t.api.registerVerifiedUser();
+    expect((await t.api.get('/api/auth/profile', await tokenFor(other.user._id, fresh))).status).toBe(401);
+  });
+
+  it('a session recorded in the user stream (before sessions had their own) still opens, and signs out', async () => {
+    const user = await t.api.registerVerifiedUser();
+    const legacy = randomUUID();
+    await append(`user-${user.user._id}`, started(legacy));
+    const token = await tokenFor(user.user._id, legacy);
+    expect((await t.api.get('/api/auth/profile', token)).status).toBe(200);
+    expect((await t.api.post('/api/auth/signout', {}, token)).status).toBe(200);
+    expect((await t.api.get('/api/auth/profile', token)).status).toBe(401);
+    const { rows } = await t.db.pool.query<{ type: string }>(
+      `SELECT type FROM events WHERE stream_id = $1 ORDER BY stream_revision DESC LIMIT 1`,
+      [`user-${user.user._id}`],
+    );
+    expect(rows[0]!.type).toBe('SessionRevoked');
   });
 });
 

@@ -1,4 +1,4 @@
-import { userStream } from '@pawhaven/contracts';
+import { sessionStream, userStream } from '@pawhaven/contracts';
 import type { Pool } from 'pg';
 import type { Migration } from '../db/migrations';
 import type { AccessClaims } from './tokens';
@@ -7,12 +7,23 @@ import type { AccessClaims } from './tokens';
 export type SessionCheck = (claims: Pick<AccessClaims, 'userId' | 'sessionId'>) => Promise<boolean>;
 
 /**
- * A session is open when the user's stream started it and nothing ended it since: not its sign-out, not a password
- * reset, not the account's deletion. One statement over the user's own stream, through the two partial indexes
- * below, so its cost does not grow with the number of sign-ins.
+ * A session is open when it was started and nothing ended it since: not its sign-out, not a password reset, not the
+ * account's deletion. Since sessions have streams of their own, one started in `session-{id}` for this user is ended
+ * by its SessionRevoked there, or by a PasswordReset or UserDeleted of the user's stream past the revision the
+ * sign-in was decided on. One started in the user's stream (before that) is ended by events of that stream after it.
+ * One statement, through the primary key and the partial indexes below, so its cost does not grow with the number
+ * of sign-ins.
  */
 const SESSION_IS_OPEN_SQL = `
   SELECT EXISTS (
+    SELECT 1 FROM events s
+    WHERE s.stream_id = $3 AND s.type = 'SessionStarted' AND s.data->>'userId' = $4
+      AND NOT EXISTS (SELECT 1 FROM events r WHERE r.stream_id = $3 AND r.type = 'SessionRevoked')
+      AND NOT EXISTS (
+        SELECT 1 FROM events e
+        WHERE e.stream_id = $1 AND e.type IN ('PasswordReset', 'UserDeleted')
+          AND e.stream_revision > (s.data->>'userRevision')::bigint)
+  ) OR EXISTS (
     SELECT 1 FROM events s
     WHERE s.stream_id = $1 AND s.type = 'SessionStarted' AND s.data->>'sessionId' = $2
       AND NOT EXISTS (
@@ -38,7 +49,7 @@ export function sessionChecks(pool: Pool): { fromLog: SessionCheck } {
     const { rows } = await pool.query<{ open: boolean }>({
       name: 'session-is-open',
       text: SESSION_IS_OPEN_SQL,
-      values: [userStream(userId), sessionId],
+      values: [userStream(userId), sessionId, sessionStream(sessionId), userId],
     });
     return rows[0]?.open === true;
   };

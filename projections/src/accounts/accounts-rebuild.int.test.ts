@@ -36,6 +36,10 @@ const ok = (res: ApiResponse, status = 200): Json => {
 const record = (userId: string, type: string, data: Record<string, unknown>) =>
   store.append(`user-${userId}`, [{ type, data, metadata: { actorId: userId } }], 'any');
 
+/** A session's own stream, as a sign-in records it: decided on the user's stream at `userRevision`. */
+const recordSession = (userId: string, type: string, data: Record<string, unknown>) =>
+  store.append(`session-${String(data.sessionId)}`, [{ type, data, metadata: { actorId: userId } }], 'any');
+
 /** The projections named have seen every event appended so far. */
 async function settle(names = NAMES) {
   for (;;) {
@@ -53,6 +57,7 @@ async function settle(names = NAMES) {
 const dump = async () => ({
   users: (await t.db.pool.query(`SELECT * FROM users ORDER BY id`)).rows,
   sessions: (await t.db.pool.query(`SELECT * FROM sessions ORDER BY id`)).rows,
+  session_ends: (await t.db.pool.query(`SELECT * FROM session_ends ORDER BY user_id, user_revision`)).rows,
 });
 const userRow = async (id: string) =>
   (await t.db.pool.query(`SELECT * FROM users WHERE id = $1`, [id])).rows[0];
@@ -228,6 +233,56 @@ describe('the accounts read models', () => {
       last_active: null,
     });
     expect((await t.db.pool.query(`SELECT 1 FROM sessions WHERE user_id = $1`, [again])).rows).toEqual([]);
+  });
+});
+
+describe('sessions in streams of their own', () => {
+  it('a session decided before a reset or deletion but recorded after it is stored ended, or not at all', async () => {
+    const user = randomUUID();
+    await record(user, 'UserRegistered', {
+      userId: user,
+      username: `own-${user.slice(0, 6)}`,
+      email: `${user.slice(0, 8)}@gmail.com`,
+      passwordHash: 'h',
+      isVeterinarian: false,
+      isAdmin: false,
+      via: 'google',
+      registeredAt: at(40),
+    }); // revision 0
+    const session = (sessionId: string, userRevision: number, minute: number) => ({
+      sessionId,
+      userId: user,
+      userRevision,
+      secretHash: 'h',
+      expiresAt: at(minute + 60),
+      rememberMe: false,
+      startedAt: at(minute),
+    });
+    const [signedOut, endedByReset, late, afterReset, afterDeletion] = Array.from({ length: 5 }, () =>
+      randomUUID(),
+    );
+    await recordSession(user, 'SessionStarted', session(signedOut, 0, 41));
+    await recordSession(user, 'SessionRevoked', { sessionId: signedOut, revokedAt: at(42) });
+    await recordSession(user, 'SessionStarted', session(endedByReset, 0, 43));
+    await record(user, 'PasswordReset', { passwordHash: 'y', resetAt: at(44) }); // revision 1
+    // Decided on revision 0, recorded after the reset at revision 1: ended by it.
+    await recordSession(user, 'SessionStarted', session(late, 0, 45));
+    await recordSession(user, 'SessionStarted', session(afterReset, 1, 46));
+    await settle();
+    const { rows } = await t.db.pool.query(
+      `SELECT id, revoked_at, user_revision FROM sessions WHERE user_id = $1 ORDER BY started_at`,
+      [user],
+    );
+    expect(rows).toEqual([
+      { id: signedOut, revoked_at: new Date(at(42)), user_revision: 0 },
+      { id: endedByReset, revoked_at: new Date(at(44)), user_revision: 0 },
+      { id: late, revoked_at: new Date(at(44)), user_revision: 0 },
+      { id: afterReset, revoked_at: null, user_revision: 1 },
+    ]);
+    await record(user, 'UserDeleted', { userId: user, deletedBy: 'admin', deletedAt: at(47) }); // revision 2
+    await recordSession(user, 'SessionStarted', session(afterDeletion, 1, 48));
+    await settle();
+    expect((await t.db.pool.query(`SELECT 1 FROM sessions WHERE user_id = $1`, [user])).rows).toEqual([]);
   });
 });
 

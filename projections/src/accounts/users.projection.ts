@@ -64,7 +64,11 @@ export const usersProjection = defineReadModel<{ users: UserRow }>({
       );
       return;
     }
-    const id = userIdOfStream(recorded.streamId);
+    // A session's own stream names its user in the event; every other event is in the user's stream.
+    const id =
+      event.type === 'SessionStarted' && event.data.userId !== undefined
+        ? event.data.userId
+        : userIdOfStream(recorded.streamId);
     const user = users.get(id);
     if (!user) return; // nobody to change
     // A field an event leaves out keeps its value.

@@ -168,7 +168,7 @@ describe("read models that need only each stream's order (order: 'stream')", () 
     const other = interleavedOtherwise(events);
     expect(other.map((e) => e.eventId)).not.toEqual(events.map((e) => e.eventId));
     const declared = allProjections.filter((p) => p.order === 'stream');
-    expect(declared.map((p) => p.name).sort()).toEqual(['adoption-audit', 'directory', 'sessions']);
+    expect(declared.map((p) => p.name).sort()).toEqual(['adoption-audit', 'directory']);
     for (const p of declared) expect(folded(p, other), p.name).toEqual(folded(p, events));
     // The check bites: notifications name what other streams made (an ad's owner, a post's author).
     const notifications = allProjections.find((p) => p.name === 'notifications')!;

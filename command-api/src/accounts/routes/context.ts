@@ -6,6 +6,7 @@ import {
   invalidDomainEmailMessage,
   isAcceptedEmail,
   passwordProblem,
+  sessionStream,
   userStream,
 } from '@pawhaven/contracts';
 import {
@@ -20,6 +21,7 @@ import {
 import type { CommandDeps } from '../../deps';
 import { rateLimits, signInAttempts } from '../../http/rate-limits';
 import { claimOwner, confirmVerifiedUsername, releaseUsername } from '../claims';
+import { sessionDecider, type SessionCommand } from '../session';
 import { trustedDevices } from '../trusted-devices';
 import { userDecider, type UserCommand, type UserState } from '../user';
 import { userDto } from '../user-dto';
@@ -45,12 +47,18 @@ export function accountsContext(deps: CommandDeps) {
   const run = (userId: string, command: UserCommand | ((s: UserState) => UserCommand), actorId = userId) =>
     handleCommand(store, userStream(userId), userDecider, command, { actorId } satisfies EventMetadata);
 
-  const findByEmail = async (email: string) => {
+  const runSession = (sessionId: string, command: SessionCommand, actorId: string) =>
+    handleCommand(store, sessionStream(sessionId), sessionDecider, command, {
+      actorId,
+    } satisfies EventMetadata);
+
+  /** The account an address names, with the revision of its stream it was read at (a sign-in records it). */
+  const findByEmail = async (email: string): Promise<Account | null> => {
     const userId = await claimOwner(store, emailClaimStream(email));
     if (!userId) return null;
-    const { state } = await loadState(store, userStream(userId), userDecider);
+    const { state, revision } = await loadState(store, userStream(userId), userDecider);
     // A deleted account is no account: its address signs into nothing.
-    return state.status === 'unregistered' || state.status === 'deleted' ? null : state;
+    return state.status === 'unregistered' || state.status === 'deleted' ? null : { ...state, revision };
   };
 
   const requireAcceptedEmail = (
@@ -93,26 +101,38 @@ export function accountsContext(deps: CommandDeps) {
       text: `Your password reset code is ${code}. It is valid for ${ACCOUNT_LIMITS.resetCodeSeconds / 60} minutes.\n\nIf you did not ask to reset your password, you can ignore this e-mail.`,
     });
 
-  /** Starts a refresh session (httpOnly cookie) and answers with a short-lived access token and the user. */
+  /**
+   * Starts a refresh session (httpOnly cookie) in a stream of its own and answers with a short-lived access token
+   * and the user. The session names the revision of the user's stream it was decided on: a password reset or the
+   * account's deletion recorded after that revision ends it, even one that lands while this sign-in is under way.
+   */
   const signIn = async (
     req: Request,
     res: Response,
-    state: UserState,
+    account: Account,
     rememberMe: boolean,
     message?: string,
   ) => {
+    const { revision: userRevision, ...state } = account;
     const sessionId = randomUUID();
     const secret = codes.newSessionSecret();
-    const result = await run(state.userId, {
-      type: 'StartSession',
-      data: {
-        sessionId,
-        secretHash: codes.hashSessionSecret(secret),
-        rememberMe,
-        rememberMeDays: config.REMEMBER_ME_DAYS,
-        now: now(),
+    const startedAt = now();
+    const result = await runSession(
+      sessionId,
+      {
+        type: 'StartSession',
+        data: {
+          user: state,
+          userRevision,
+          sessionId,
+          secretHash: codes.hashSessionSecret(secret),
+          rememberMe,
+          rememberMeDays: config.REMEMBER_ME_DAYS,
+          now: startedAt,
+        },
       },
-    });
+      state.userId,
+    );
     res.cookie(SESSION_COOKIE, `${state.userId}.${sessionId}.${secret}`, {
       httpOnly: true,
       sameSite: 'lax',
@@ -125,7 +145,7 @@ export function accountsContext(deps: CommandDeps) {
     const token = await tokens.sign({ userId: state.userId, sessionId, isAdmin: state.isAdmin });
     res.json({
       token,
-      user: userDto(result.state),
+      user: userDto({ ...state, lastActive: startedAt.toISOString() }),
       position: String(result.position),
       ...(message ? { message } : {}),
     });
@@ -172,6 +192,7 @@ export function accountsContext(deps: CommandDeps) {
     signinAttempts,
     googleAttempts,
     run,
+    runSession,
     findByEmail,
     requireAcceptedEmail,
     requireStrongPassword,
@@ -188,3 +209,6 @@ export function accountsContext(deps: CommandDeps) {
 }
 
 export type AccountsContext = ReturnType<typeof accountsContext>;
+
+/** A user's state with the revision of their stream it was read at. */
+export type Account = UserState & { revision: bigint };

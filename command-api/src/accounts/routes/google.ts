@@ -109,17 +109,23 @@ export function googleRoutes(router: Router, ctx: AccountsContext): void {
       throw e;
     }
     await confirmIfVerified(result.state);
-    await signIn(req, res, result.state, true, 'Registration successful');
+    await signIn(
+      req,
+      res,
+      { ...result.state, revision: result.nextRevision },
+      true,
+      'Registration successful',
+    );
   });
 
   /** Google proved the address of an existing account (a pending one becomes verified, its password dropped). */
   const linkGoogle = async (req: Request, res: Response, user: UserState, googleSubject: string) => {
-    const { state } = await run(user.userId, {
+    const { state, nextRevision } = await run(user.userId, {
       type: 'LinkGoogleAccount',
       data: { googleSubject, now: now() },
     });
     if (user.status === 'pending_verification') await confirmIfVerified(state);
-    await signIn(req, res, state, true, 'Login successful');
+    await signIn(req, res, { ...state, revision: nextRevision }, true, 'Login successful');
   };
 
   const verifyGoogle = async (credential: string) => {

@@ -1,8 +1,15 @@
 import type { Router } from 'express';
-import { ACCOUNT_MESSAGES, type PendingSignInResponse, signinBody, userStream } from '@pawhaven/contracts';
+import {
+  ACCOUNT_MESSAGES,
+  type PendingSignInResponse,
+  sessionStream,
+  signinBody,
+  userStream,
+} from '@pawhaven/contracts';
 import { loadState, unauthorized } from '@pawhaven/platform';
 import { hashRegistrationToken, newRegistrationToken } from '../registration-token';
 import { passwordMatches } from '../secrets';
+import { sessionDecider } from '../session';
 import { userDecider } from '../user';
 import { userDto } from '../user-dto';
 import { SESSION_COOKIE, type AccountsContext } from './context';
@@ -16,6 +23,7 @@ export function sessionRoutes(router: Router, ctx: AccountsContext): void {
     now,
     signinAttempts,
     run,
+    runSession,
     findByEmail,
     sendRegistrationCode,
     signIn,
@@ -58,26 +66,67 @@ export function sessionRoutes(router: Router, ctx: AccountsContext): void {
     await signIn(req, res, user, body.rememberMe || user.isAdmin);
   });
 
+  /**
+   * The cookie's session, whichever stream holds it: its own (sessions since they have one), or the user's (older
+   * ones). Undefined when the cookie names no session of its user, or its secret is not the session's.
+   */
+  const sessionOfCookie = async (cookie: { userId: string; sessionId: string; secret: string }) => {
+    const [user, own] = await Promise.all([
+      loadState(store, userStream(cookie.userId), userDecider),
+      loadState(store, sessionStream(cookie.sessionId), sessionDecider),
+    ]);
+    const recorded =
+      own.state.status !== 'none'
+        ? own.state.userId === cookie.userId
+          ? {
+              ...own.state,
+              revoked: own.state.status === 'revoked',
+              // A password reset or deletion after the revision the sign-in was decided on ends the session.
+              endedByUser: user.events.some(
+                (e) =>
+                  (e.type === 'PasswordReset' || e.type === 'UserDeleted') &&
+                  e.streamRevision > BigInt(own.state.userRevision),
+              ),
+              inOwnStream: true,
+            }
+          : undefined
+        : user.state.sessions[cookie.sessionId] && {
+            ...user.state.sessions[cookie.sessionId]!,
+            endedByUser: false, // the user's own evolve already revoked it
+            inOwnStream: false,
+          };
+    if (!recorded || !codes.sameHash(recorded.secretHash, codes.hashSessionSecret(cookie.secret)))
+      return undefined;
+    return { user: user.state, session: recorded };
+  };
+
   router.post('/refresh', async (req, res) => {
     const cookie = readSessionCookie(req);
     if (!cookie) throw unauthorized('No session. Please sign in.');
-    const { state } = await loadState(store, userStream(cookie.userId), userDecider);
-    const session = state.sessions[cookie.sessionId];
+    const found = await sessionOfCookie(cookie);
+    const session = found?.session;
     if (
+      !found ||
       !session ||
       session.revoked ||
-      new Date(session.expiresAt).getTime() <= now().getTime() ||
-      !codes.sameHash(session.secretHash, codes.hashSessionSecret(cookie.secret))
+      session.endedByUser ||
+      found.user.status !== 'active' ||
+      new Date(session.expiresAt).getTime() <= now().getTime()
     ) {
       res.clearCookie(SESSION_COOKIE, { path: '/api/auth' });
       throw unauthorized('Your session has ended. Please sign in again.');
     }
+    const { user } = found;
     const token = await tokens.sign({
-      userId: state.userId,
+      userId: user.userId,
       sessionId: cookie.sessionId,
-      isAdmin: state.isAdmin,
+      isAdmin: user.isAdmin,
     });
-    res.json({ token, user: userDto(state) });
+    const lastActive =
+      'startedAt' in session && (!user.lastActive || session.startedAt > user.lastActive)
+        ? session.startedAt
+        : user.lastActive;
+    res.json({ token, user: userDto({ ...user, lastActive }) });
   });
 
   router.post('/signout', async (req, res) => {
@@ -87,16 +136,21 @@ export function sessionRoutes(router: Router, ctx: AccountsContext): void {
     let target = req.auth ?? null;
     if (!target && cookie) {
       // The cookie alone must prove the session: its secret, not just the ids.
-      const { state } = await loadState(store, userStream(cookie.userId), userDecider);
-      const session = state.sessions[cookie.sessionId];
-      if (session && codes.sameHash(session.secretHash, codes.hashSessionSecret(cookie.secret)))
-        target = { userId: cookie.userId, sessionId: cookie.sessionId, isAdmin: state.isAdmin };
+      const found = await sessionOfCookie(cookie);
+      if (found) target = { userId: cookie.userId, sessionId: cookie.sessionId, isAdmin: found.user.isAdmin };
     }
     if (!target) throw unauthorized('No token provided');
-    const result = await run(target.userId, {
-      type: 'RevokeSession',
-      data: { sessionId: target.sessionId, now: now() },
-    });
+    const at = now();
+    // The session's own stream, or, for a session recorded in the user's stream before that, the user's.
+    const own = await runSession(
+      target.sessionId,
+      { type: 'RevokeSession', data: { now: at } },
+      target.userId,
+    );
+    const result =
+      own.events.length > 0 || own.nextRevision >= 0n
+        ? own
+        : await run(target.userId, { type: 'RevokeSession', data: { sessionId: target.sessionId, now: at } });
     res.json({
       message: ACCOUNT_MESSAGES.signedOut,
       position: result.position === null ? undefined : String(result.position),

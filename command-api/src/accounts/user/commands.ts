@@ -44,10 +44,7 @@ export type UserCommand =
   | { type: 'ResumeRegistration'; data: { codeHash: string; tokenHash: string; now: Date } }
   | { type: 'VerifyEmail'; data: { codeHash: string; tokenHash: string | null; now: Date } }
   | { type: 'LinkGoogleAccount'; data: { googleSubject: string; now: Date } }
-  | {
-      type: 'StartSession';
-      data: { sessionId: string; secretHash: string; rememberMe: boolean; rememberMeDays: number; now: Date };
-    }
+  /** The sign-out of a session recorded in this stream, before sessions had streams of their own (../session). */
   | { type: 'RevokeSession'; data: { sessionId: string; now: Date } }
   | { type: 'ChangePassword'; data: { currentPasswordMatches: boolean; passwordHash: string; now: Date } }
   | { type: 'RequestPasswordReset'; data: { codeHash: string; now: Date } }

@@ -26,7 +26,6 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
     case 'VerifyEmail':
     case 'LinkGoogleAccount':
       return decideRegistration(command, state);
-    case 'StartSession':
     case 'RevokeSession':
       return decideSession(command, state);
     case 'ChangePassword':

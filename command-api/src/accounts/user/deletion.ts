@@ -14,8 +14,9 @@ export function decideDeletion(command: DeletionCommand, state: UserState): User
       if (state.status === 'unregistered') throw notFound(USER_DELETION_MESSAGES.notFound);
       if (state.isAdmin) throw forbidden(USER_DELETION_MESSAGES.adminAccount);
       const at = command.data.now.toISOString();
-      // Sessions end in the same append, so a token of the deleted user is refused at once (the session check
-      // reads these events); the personal-data key goes when UserDeleted is projected.
+      // UserDeleted ends every session (the session check reads it); the sessions recorded in this stream, before
+      // sessions had streams of their own, also get their SessionRevoked in the same append, as they always did.
+      // The personal-data key goes when UserDeleted is projected.
       const revoked: UserEvent[] = Object.entries(state.sessions)
         .filter(([, s]) => !s.revoked)
         .map(([sessionId]) => ({ type: 'SessionRevoked', data: { sessionId, revokedAt: at } }));

@@ -1,5 +1,6 @@
 /**
- * The user aggregate, stream `user-{userId}`: registration, e-mail verification, sessions, password and profile.
+ * The user aggregate, stream `user-{userId}`: registration, e-mail verification, password and profile. Sessions have
+ * streams of their own (../session); the ones recorded here before that can still be signed out of (sessions.ts).
  * One module per responsibility: state.ts (state and evolve), commands.ts, rules.ts (shared checks), and the
  * decisions in registration.ts, sessions.ts, password.ts, profile.ts and deletion.ts, joined in decide.ts.
  * Hashing and token checks are async and happen in the routes; the decider gets their outcome and stays pure.

@@ -35,6 +35,7 @@ export type UserState = {
   lastActive: string | null;
   registrationCode: CodeState | null;
   resetCode: CodeState | null;
+  /** Sessions recorded in this stream before sessions had streams of their own (../session); none are added now. */
   sessions: Record<string, Session>;
 };
 
