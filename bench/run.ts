@@ -18,11 +18,13 @@ import { clusterVsEmbedded } from './sections/cluster';
 import { clusterChat } from './sections/cluster-chat';
 import { communityFeedThroughput, communityLikeLatency } from './sections/community';
 import { lighthouseScores } from './sections/lighthouse';
+import { peerEmmett } from './sections/peer-emmett';
 import { adminListLatency, rebuildThroughput } from './sections/rebuild';
 import { userHistoryCost } from './sections/user-history';
 
 const sections: BenchSection[] = [
   appendThroughput,
+  peerEmmett,
   adoptionRequestLatency,
   adoptionListingThroughput,
   communityLikeLatency,
