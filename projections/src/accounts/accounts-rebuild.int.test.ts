@@ -258,9 +258,13 @@ describe('sessions in streams of their own', () => {
       rememberMe: false,
       startedAt: at(minute),
     });
-    const [signedOut, endedByReset, late, afterReset, afterDeletion] = Array.from({ length: 5 }, () =>
+    const [signedOut, endedByReset, late, afterReset, afterDeletion] = [
       randomUUID(),
-    );
+      randomUUID(),
+      randomUUID(),
+      randomUUID(),
+      randomUUID(),
+    ];
     await recordSession(user, 'SessionStarted', session(signedOut, 0, 41));
     await recordSession(user, 'SessionRevoked', { sessionId: signedOut, revokedAt: at(42) });
     await recordSession(user, 'SessionStarted', session(endedByReset, 0, 43));
