@@ -20,6 +20,7 @@ import { communityFeedThroughput, communityLikeLatency } from './sections/commun
 import { lighthouseScores } from './sections/lighthouse';
 import { peerEmmett } from './sections/peer-emmett';
 import { adminListLatency, rebuildThroughput } from './sections/rebuild';
+import { soak } from './sections/soak';
 import { userHistoryCost } from './sections/user-history';
 
 const sections: BenchSection[] = [
@@ -33,6 +34,7 @@ const sections: BenchSection[] = [
   notificationQueries,
   userHistoryCost,
   lighthouseScores,
+  soak,
   // The distributed deployment (Kafka, nginx, 7 services), each on a database of its own: about 1.5 minutes each.
   clusterVsEmbedded,
   clusterChat,
