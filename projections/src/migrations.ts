@@ -306,6 +306,36 @@ export const readModelMigrations: Migration[] = [
       `);
     },
   },
+  {
+    // The listing's total without counting every ad per page: counts per owner and kind, kept by the adoption-ads
+    // projection (filled here from the ads already listed). A city is a substring: trigrams find it without
+    // reading every ad (where the server has pg_trgm; without it the city filter scans, and nothing else changes).
+    name: '0240_adoption_listing_counts',
+    async up(knex) {
+      await knex.raw(`
+        CREATE TABLE adoption_listing_counts (
+          owner_id text NOT NULL,
+          bucket   text NOT NULL,
+          n        integer NOT NULL,
+          PRIMARY KEY (owner_id, bucket)
+        );
+        WITH listed AS (
+          SELECT owner_id,
+                 CASE pet_type WHEN 'Dog' THEN 'dog' WHEN 'Cat' THEN 'cat' ELSE 'other' END AS bucket
+          FROM adoption_ads WHERE deleted_at IS NULL)
+        INSERT INTO adoption_listing_counts (owner_id, bucket, n)
+          SELECT owner_id, bucket, count(*) FROM listed GROUP BY owner_id, bucket
+          UNION ALL
+          SELECT '', bucket, count(*) FROM listed GROUP BY bucket;
+        DO $$ BEGIN
+          IF EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm') THEN
+            CREATE INDEX adoption_ads_location_trgm ON adoption_ads USING gin (lower(location) gin_trgm_ops)
+              WHERE deleted_at IS NULL;
+          END IF;
+        END $$;
+      `);
+    },
+  },
 ];
 
 /** Every schema change of the product: the platform's tables first, then the read models. */

@@ -84,15 +84,51 @@ export type RequestRow<Time = string> = {
   responded_at: Time | null;
 };
 
+/**
+ * An `adoption_listing_counts` row: how many listed (not deleted) ads of a listing filter's kind (`bucket`) an owner
+ * has; `owner_id` '' counts everyone's (and, in bucket 'changes', how often the listed ads changed). The listing's total comes from here when it has no city or text search, so
+ * a page does not count every ad: everyone's minus the viewer's own (a viewer never sees their own ads).
+ */
+type ListingCountRow = { owner_id: string; bucket: ListingBucket | 'changes'; n: number };
+
+/** The listing filters' kinds: Dog, Cat, and other (every other pet type). */
+export type ListingBucket = 'dog' | 'cat' | 'other';
+export const listingBucket = (petType: string): ListingBucket =>
+  petType === 'Dog' ? 'dog' : petType === 'Cat' ? 'cat' : 'other';
+
 /** `adoption_ads` and `adoption_requests`: the listing, an owner's ads with their requests, a requester's history. */
-export const adoptionAdsProjection = defineReadModel<{ adoption_ads: AdRow; adoption_requests: RequestRow }>({
+export const adoptionAdsProjection = defineReadModel<{
+  adoption_ads: AdRow;
+  adoption_requests: RequestRow;
+  adoption_listing_counts: ListingCountRow;
+}>({
   name: 'adoption-ads',
   tables: {
     adoption_ads: { key: ['id'], lookups: ['owner_id'], generated: ['search'] },
     adoption_requests: { key: ['id'], lookups: ['ad_id', 'requester_id'] },
+    adoption_listing_counts: { key: ['owner_id', 'bucket'] },
   },
   handles: [...ADOPTION_EVENT_TYPES, 'UserDeleted'],
-  evolve({ adoption_ads: ads, adoption_requests: requests }, recorded, notices) {
+  evolve(
+    { adoption_ads: ads, adoption_requests: requests, adoption_listing_counts: counts },
+    recorded,
+    notices,
+  ) {
+    /**
+     * A listed ad of this owner and kind more (+1) or fewer (-1), in the owner's count and everyone's. Everyone's
+     * 'changes' row counts every such change: a total the query side counted (with a city or a text search) holds
+     * while it is unchanged.
+     */
+    const count = (ad: Pick<AdRow, 'owner_id' | 'pet_type' | 'deleted_at'>, change: 1 | -1) => {
+      if (ad.deleted_at !== null) return;
+      counts.put({ owner_id: '', bucket: 'changes', n: (counts.get('', 'changes')?.n ?? 0) + 1 });
+      const bucket = listingBucket(ad.pet_type);
+      for (const owner_id of ['', ad.owner_id]) {
+        const n = (counts.get(owner_id, bucket)?.n ?? 0) + change;
+        if (n > 0) counts.put({ owner_id, bucket, n });
+        else counts.delete(owner_id, bucket);
+      }
+    };
     /**
      * The people who see a change of ad `adId`: its owner and the requesters of its requests (with `requestId`, of
      * that one only). Replays hand no notices, and are not slowed by the look-up.
@@ -129,6 +165,7 @@ export const adoptionAdsProjection = defineReadModel<{ adoption_ads: AdRow; adop
       const userId = event.data.userId;
       const told: string[] = [];
       for (const ad of ads.find('owner_id', userId)) {
+        count(ad, -1);
         ads.delete(ad.id);
         for (const request of requests.find('ad_id', ad.id)) {
           requests.delete(request.id);
@@ -152,8 +189,8 @@ export const adoptionAdsProjection = defineReadModel<{ adoption_ads: AdRow; adop
       case 'AdoptionAdPublished': {
         const { details: d, ownerId, publishedAt } = event.data;
         // A detail the event lacks is NULL (none of these columns has another default).
-        if (!ad)
-          ads.put({
+        if (!ad) {
+          const row: AdRow = {
             id: adId,
             owner_id: ownerId,
             name: d.name,
@@ -176,12 +213,16 @@ export const adoptionAdsProjection = defineReadModel<{ adoption_ads: AdRow; adop
             created_at: publishedAt,
             updated_at: publishedAt,
             deleted_at: null,
-          });
+          };
+          ads.put(row);
+          count(row, 1);
+        }
         adoptionsChanged(notices, [ownerId]);
         return;
       }
       case 'AdoptionAdUpdated': {
         if (ad) {
+          count(ad, -1); // its kind may change
           ad.updated_at = event.data.updatedAt;
           const columns: Row = ad;
           const changes = event.data.changes;
@@ -189,12 +230,14 @@ export const adoptionAdsProjection = defineReadModel<{ adoption_ads: AdRow; adop
             if (Object.hasOwn(DETAIL_COLUMNS, key))
               columns[DETAIL_COLUMNS[key as keyof PetDetails]] = changes[key as keyof PetDetails];
           ads.put(ad);
+          count(ad, 1);
         }
         concerned(adId);
         return;
       }
       case 'AdoptionAdDeleted':
         if (ad) {
+          count(ad, -1);
           ad.status = 'deleted';
           ad.deleted_at = event.data.deletedAt;
           ad.updated_at = event.data.deletedAt;

@@ -31,6 +31,7 @@ import {
 const ADOPTION_TABLES = [
   'adoption_ads',
   'adoption_requests',
+  'adoption_listing_counts',
   'adoption_audit',
   'user_adoption_stats',
   'user_adoption_stats_ads',
@@ -39,6 +40,7 @@ const ADOPTION_TABLES = [
 const PRIMARY_KEYS: Record<string, string> = {
   adoption_ads: 'id',
   adoption_requests: 'id',
+  adoption_listing_counts: 'owner_id, bucket',
   adoption_audit: 'position',
   user_adoption_stats: 'user_id',
   user_adoption_stats_ads: 'ad_id',
