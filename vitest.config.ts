@@ -25,7 +25,9 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: ['e2e/**/*.e2e.test.ts'],
-          fileParallelism: false,
+          // Two files at a time, each with its own app and browser: most of a browser test is waiting (debounces,
+          // toasts that last 5 s, tips after 5–20 s), so two overlap well on two cores.
+          maxWorkers: 2,
           testTimeout: 120_000,
           // A page waits on the app and its projections; on a loaded 2-core machine 1 s (the default) is too short.
           expect: { poll: { timeout: 10_000 } },
