@@ -18,7 +18,13 @@ export { seedId, seedPublicContent } from './directory/seed';
 export { directoryImageOrigins } from './directory/image-origins';
 
 // The write model's deciders, ids and streams, for the log simulator (@pawhaven/simulator) that records what they would.
-export { userDecider, type UserCommand, type UserEvent, type UserEventType, type UserState } from './accounts/user';
+export {
+  userDecider,
+  type UserCommand,
+  type UserEvent,
+  type UserEventType,
+  type UserState,
+} from './accounts/user';
 export { sessionDecider, type SessionCommand } from './accounts/session';
 export { HOLD_GRACE_SECONDS, USERNAME_MIGRATION_STREAM } from './accounts/claims';
 export { adoptionAdDecider, type AdoptionCommand } from './adoption/adoption-ad';
