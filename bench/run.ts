@@ -22,6 +22,7 @@ import { peerEmmett } from './sections/peer-emmett';
 import { adminListLatency, rebuildThroughput } from './sections/rebuild';
 import { soak } from './sections/soak';
 import { userHistoryCost } from './sections/user-history';
+import { commandToVisibleLatency } from './sections/visible';
 
 const sections: BenchSection[] = [
   appendThroughput,
@@ -32,6 +33,7 @@ const sections: BenchSection[] = [
   communityFeedThroughput,
   chatDeliveryLatency,
   notificationQueries,
+  commandToVisibleLatency,
   userHistoryCost,
   lighthouseScores,
   soak,

@@ -18,8 +18,8 @@ import { releaseImagesAfter } from '../images/released-images';
  * on someone else's ad (with a proof picture), a post with others' likes and comments, comments on others' posts
  * (one answered by somebody else), likes, conversations with messages both ways, notifications both ways, a profile
  * picture and a contact message. After the admin's DELETE every read-model table is free of them (the audit keeps
- * its facts; the notifications' tombstone keeps the bare id), every count agrees with the rows, their token is
- * refused at once, their pictures are gone, and rebuilding every projection gives the same rows.
+ * its facts; the notifications' and the sessions' tombstones keep the bare id), every count agrees with the rows,
+ * their token is refused at once, their pictures are gone, and rebuilding every projection gives the same rows.
  */
 
 let t: TestApp;
@@ -178,7 +178,7 @@ describe('deleting a user with all their data', () => {
     expect(signin.status).toBe(401);
   });
 
-  it('leaves no row of theirs in any read model (the audit keeps its facts, notifications a bare tombstone)', async () => {
+  it('leaves no row of theirs in any read model (the audit keeps its facts, notifications and sessions a bare tombstone)', async () => {
     const id = victim.user._id;
     for (const table of tables) {
       const { rows } = await t.db.pool.query(`SELECT x.* FROM ${table} x WHERE strpos(x::text, $1) > 0`, [
@@ -190,6 +190,13 @@ describe('deleting a user with all their data', () => {
       }
       if (table === 'notification_users') {
         expect(rows).toEqual([{ id, username: '', is_veterinarian: false, verified: false, deleted: true }]);
+        continue;
+      }
+      if (table === 'session_ends') {
+        // The deletion itself, so that a sign-in decided before it and recorded after it is not stored.
+        expect(rows).toEqual([
+          { user_id: id, user_revision: expect.any(Number), ended_at: expect.any(Date), deleted: true },
+        ]);
         continue;
       }
       expect(rows, `${table} still has rows of the deleted user`).toEqual([]);

@@ -87,13 +87,11 @@ export function sessionRoutes(router: Router, ctx: AccountsContext): void {
                   (e.type === 'PasswordReset' || e.type === 'UserDeleted') &&
                   e.streamRevision > BigInt(own.state.userRevision),
               ),
-              inOwnStream: true,
             }
           : undefined
         : user.state.sessions[cookie.sessionId] && {
             ...user.state.sessions[cookie.sessionId]!,
             endedByUser: false, // the user's own evolve already revoked it
-            inOwnStream: false,
           };
     if (!recorded || !codes.sameHash(recorded.secretHash, codes.hashSessionSecret(cookie.secret)))
       return undefined;
@@ -104,19 +102,17 @@ export function sessionRoutes(router: Router, ctx: AccountsContext): void {
     const cookie = readSessionCookie(req);
     if (!cookie) throw unauthorized('No session. Please sign in.');
     const found = await sessionOfCookie(cookie);
-    const session = found?.session;
     if (
       !found ||
-      !session ||
-      session.revoked ||
-      session.endedByUser ||
+      found.session.revoked ||
+      found.session.endedByUser ||
       found.user.status !== 'active' ||
-      new Date(session.expiresAt).getTime() <= now().getTime()
+      new Date(found.session.expiresAt).getTime() <= now().getTime()
     ) {
       res.clearCookie(SESSION_COOKIE, { path: '/api/auth' });
       throw unauthorized('Your session has ended. Please sign in again.');
     }
-    const { user } = found;
+    const { user, session } = found;
     const token = await tokens.sign({
       userId: user.userId,
       sessionId: cookie.sessionId,
