@@ -50,12 +50,12 @@ const details = (i: number): PetDetails => ({
 /** Each section's app gets a database of its own: what one section seeds never meets another's. */
 let apps = 0;
 
-export async function benchApp(ctx: BenchContext) {
+export async function benchApp(ctx: BenchContext, limits: { RATE_LIMIT_WRITES?: number } = {}) {
   const databaseUrl = await freshDatabase(ctx.connectionString, `pawhaven_app_${++apps}`);
   const app: RunningApp = await startApp({
     databaseUrl,
     port: 0,
-    config: { LOG_LEVEL: 'silent', RATE_LIMIT_SIGNIN: 1_000_000 },
+    config: { LOG_LEVEL: 'silent', RATE_LIMIT_SIGNIN: 1_000_000, ...limits },
   });
   const db = connectDatabase(databaseUrl, { max: 8 });
   const store = new PostgresEventStore(db.pool);
