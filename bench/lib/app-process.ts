@@ -7,6 +7,18 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 /** One V8 collection in the app's main isolate: when this process heard of it (performance.now()), the heap after. */
 export type Gc = { atMs: number; full: boolean; usedMb: number; committedMb: number };
 
+/**
+ * The per-user limits meant for people, lifted: a few bench users make thousands of writes, requests, ads, uploads
+ * and messages.
+ */
+export const BENCH_USER_LIMITS = {
+  RATE_LIMIT_WRITES: '1000000',
+  RATE_LIMIT_ADOPTION_REQUESTS: '1000000',
+  RATE_LIMIT_NEW_ADS: '1000000',
+  RATE_LIMIT_UPLOADS: '1000000',
+  RATE_LIMIT_MESSAGES: '1000000',
+};
+
 export type AppProcess = {
   pid: number;
   port: number;

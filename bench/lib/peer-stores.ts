@@ -21,19 +21,10 @@ import {
 } from '@pawhaven/platform';
 import type { Cell } from './measure';
 import { freshDatabase } from './postgres';
+import { createRawEventsTable, EVENTS_PER_STREAM, payload } from './raw-insert';
 
-/** A writer moves to a new stream after this many events, like the aggregates of the app. */
-export const EVENTS_PER_STREAM = 100;
 /** The page size of every whole-log read (our readAll's default), so the three read the same pages. */
 export const READ_PAGE = 1000;
-
-export const payload = (i: number) => ({
-  petId: `pet-${i}`,
-  name: 'Bilo',
-  species: 'cat',
-  city: 'Lahore',
-  n: i,
-});
 
 /** The version of emmett-postgresql that runs: its package exports no package.json, so it is found beside its code. */
 export function emmettVersion(): string {
@@ -98,12 +89,7 @@ export async function rawDatabase(connectionString: string, name: string): Promi
   const url = await freshDatabase(connectionString, name);
   const client = new pg.Client({ connectionString: url });
   await client.connect();
-  await client.query(`CREATE TABLE bench_raw_events (
-    id        bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-    stream_id text NOT NULL,
-    type      text NOT NULL,
-    data      jsonb NOT NULL
-  )`);
+  await createRawEventsTable(client);
   await client.end();
   return url;
 }
@@ -152,21 +138,6 @@ export function emmettCell(store: EmmettEventStore, writers: number, run: string
         s.stream++;
         s.expected = 0n;
       } else s.expected = r.nextExpectedStreamVersion;
-    },
-  };
-}
-
-/** The baseline: a single-row INSERT, as in the append-throughput section. */
-export function rawCell(pool: pg.Pool, writers: number, run: string): Cell {
-  return {
-    name: 'raw INSERT',
-    workers: writers,
-    op: async (w, i) => {
-      await pool.query('INSERT INTO bench_raw_events (stream_id, type, data) VALUES ($1, $2, $3)', [
-        `bench-${run}-${writers}w${w}-s${Math.floor(i / EVENTS_PER_STREAM)}`,
-        'PetListed',
-        JSON.stringify(payload(i)),
-      ]);
     },
   };
 }

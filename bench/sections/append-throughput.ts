@@ -7,13 +7,10 @@ import {
   type ExpectedRevision,
 } from '@pawhaven/platform';
 import { measureInterleaved, round, type Cell } from '../lib/measure';
+import { createRawEventsTable, EVENTS_PER_STREAM, payload, rawCell } from '../lib/raw-insert';
 import type { BenchContext, BenchRow, BenchSection } from '../lib/types';
 
 const WRITERS = [1, 4, 16];
-/** A writer moves to a new stream after this many events, like the aggregates of the app. */
-const EVENTS_PER_STREAM = 100;
-
-const payload = (i: number) => ({ petId: `pet-${i}`, name: 'Bilo', species: 'cat', city: 'Lahore', n: i });
 
 /** The same kind of pool on both sides: one connection per writer, plus one (the store's NOTIFY). */
 function poolFor(ctx: BenchContext, writers: number): pg.Pool {
@@ -69,21 +66,6 @@ function eventStoreCell(
   };
 }
 
-/** The baseline: a single-row INSERT into a plain table of similar shape (bigint identity, text, jsonb). */
-function rawInsertCell(pool: pg.Pool, writers: number, run: string): Cell {
-  return {
-    name: 'raw INSERT',
-    workers: writers,
-    op: async (w, i) => {
-      await pool.query('INSERT INTO bench_raw_events (stream_id, type, data) VALUES ($1, $2, $3)', [
-        `bench-${run}-${writers}w${w}-s${Math.floor(i / EVENTS_PER_STREAM)}`,
-        'PetListed',
-        JSON.stringify(payload(i)),
-      ]);
-    },
-  };
-}
-
 /** The PostgreSQL adapter's append throughput beside raw single-row INSERTs on the same server: it should be close. */
 export const appendThroughput: BenchSection = {
   name: 'append-throughput',
@@ -104,14 +86,7 @@ export const appendThroughput: BenchSection = {
   async run(ctx) {
     const admin = new pg.Client({ connectionString: ctx.connectionString });
     await admin.connect();
-    await admin.query(`
-      DROP TABLE IF EXISTS bench_raw_events;
-      CREATE TABLE bench_raw_events (
-        id        bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-        stream_id text NOT NULL,
-        type      text NOT NULL,
-        data      jsonb NOT NULL
-      )`);
+    await createRawEventsTable(admin);
     await admin.end();
     const run = randomUUID().slice(0, 8);
     const rows: BenchRow[] = [];
@@ -126,7 +101,7 @@ export const appendThroughput: BenchSection = {
         const [es, raw, plainMessages, sealedMessages] = await measureInterleaved(
           [
             eventStoreCell(store, writers, run),
-            rawInsertCell(rawPool, writers, run),
+            rawCell(rawPool, writers, run),
             eventStoreCell(store, writers, run, 'message', true),
             eventStoreCell(sealed, writers, run, 'sealed message', true),
           ],

@@ -16,13 +16,13 @@ import {
   oursDatabase,
   poolOf,
   rawBatch,
-  rawCell,
   rawDatabase,
   readEmmett,
   readOurs,
   readRaw,
   READ_PAGE,
 } from '../lib/peer-stores';
+import { rawCell } from '../lib/raw-insert';
 import type { BenchContext, BenchRow, BenchSection, BenchValue } from '../lib/types';
 
 const WRITERS = [1, 4, 16];

@@ -11,7 +11,7 @@ import {
   TokenService,
 } from '@pawhaven/platform';
 import { allProjections } from '@pawhaven/projections';
-import { startAppProcess, type AppProcess } from '../lib/app-process';
+import { BENCH_USER_LIMITS, startAppProcess, type AppProcess } from '../lib/app-process';
 import { callRow, callStats } from '../lib/call-stats';
 import { conversationStarted, userRegistered } from '../lib/chat-seed';
 import { rssMb } from '../lib/cluster';
@@ -89,12 +89,8 @@ export const soak: BenchSection = {
       DATABASE_URL: databaseUrl,
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
-      // 20 users make thousands of writes: the per-user limits meant for people would refuse them.
-      RATE_LIMIT_WRITES: '1000000',
-      RATE_LIMIT_ADOPTION_REQUESTS: '1000000',
-      RATE_LIMIT_NEW_ADS: '1000000',
-      RATE_LIMIT_UPLOADS: '1000000',
-      RATE_LIMIT_MESSAGES: '1000000',
+      // 20 users make thousands of writes.
+      ...BENCH_USER_LIMITS,
     });
     ctx.log(`  app started as process ${app.pid} on port ${app.port}`);
     const db = connectDatabase(databaseUrl, { max: 4 });

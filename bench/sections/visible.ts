@@ -13,7 +13,7 @@ import {
   type NewEvent,
 } from '@pawhaven/platform';
 import { allProjections } from '@pawhaven/projections';
-import { startAppProcess, type AppProcess } from '../lib/app-process';
+import { BENCH_USER_LIMITS, startAppProcess, type AppProcess } from '../lib/app-process';
 import { conversationStarted, userRegistered } from '../lib/chat-seed';
 import { round } from '../lib/measure';
 import { percentile } from '../lib/open-loop';
@@ -124,10 +124,7 @@ export const commandToVisibleLatency: BenchSection = {
       DATABASE_URL: databaseUrl,
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
-      // A few bench users make thousands of commands: the per-user limits meant for people would refuse them.
-      RATE_LIMIT_WRITES: '1000000',
-      RATE_LIMIT_ADOPTION_REQUESTS: '1000000',
-      RATE_LIMIT_MESSAGES: '1000000',
+      ...BENCH_USER_LIMITS,
     });
     const db = connectDatabase(databaseUrl, { max: 8 });
     const store = new PostgresEventStore(db.pool);
