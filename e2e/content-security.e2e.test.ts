@@ -218,6 +218,18 @@ describe('the Content-Security-Policy', () => {
     expect(
       await page.evaluate(() => getComputedStyle(document.querySelector('article')!).borderTopLeftRadius),
     ).toBe('10px');
+    // The API reference: Swagger UI, its stylesheet applied, under the app's policy plus data: pictures (its icons).
+    await page.goto(`${env.url}/api/reference`);
+    await page
+      .locator('.opblock-summary-path[data-path="/api/adoptions"]')
+      .first()
+      .waitFor({ timeout: 15_000 });
+    expect(
+      await page.evaluate(
+        () =>
+          getComputedStyle(document.querySelector('.opblock-get .opblock-summary-method')!).backgroundColor,
+      ),
+    ).toBe('rgb(97, 175, 254)');
     expect(violations).toEqual([]);
     expect(consoleErrors).toEqual([]);
   });

@@ -39,5 +39,13 @@ describe('the OpenAPI document', () => {
     const list = paths['/api/adoptions'].get.parameters.map((p: { name?: string }) => p.name);
     expect(list).toEqual(expect.arrayContaining(['filter', 'city', 'q', 'page', 'limit']));
     expect(paths['/api/adoptions/{id}'].put.security).toEqual([{ bearer: [] }]);
+    // Grouped by part of the product for the reference page (/api/reference): every operation in a declared group.
+    const groups = res.body.tags.map((tag: { name: string }) => tag.name);
+    for (const [path, methods] of Object.entries(paths))
+      for (const [method, op] of Object.entries(methods as Record<string, { tags: string[] }>))
+        expect(groups, `${method} ${path}`).toEqual(expect.arrayContaining(op.tags));
+    expect(paths['/api/adoptions'].get.tags).toEqual(['Adoption']);
+    expect(paths['/api/auth/signin'].post.tags).toEqual(['Accounts']);
+    expect(paths['/api/health'].get.tags).toEqual(['System']);
   });
 });

@@ -197,6 +197,8 @@ export const operations: Record<string, Operation> = {
   // ── System ──
   'GET /api/health': { summary: 'Health of each part' },
   'GET /api/docs': { summary: 'This document' },
+  'GET /api/reference': { summary: 'This document as a page to read (Swagger UI)' },
+  'GET /api/reference/:file': { summary: "The reference page's script and stylesheet" },
   'GET /api/config': {
     summary: "Public settings: accepted e-mail domain, Google client id, PawHaven's social accounts",
   },
@@ -210,6 +212,19 @@ export const operations: Record<string, Operation> = {
 };
 
 const toOpenApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
+
+/** The reference page groups the operations by the part of the product they belong to (first segment after /api). */
+const TAGS: [tag: string, segments: string[]][] = [
+  ['Accounts', ['auth']],
+  ['Adoption', ['adoptions']],
+  ['Community', ['posts', 'comments']],
+  ['Chat', ['conversations', 'messages']],
+  ['Notifications', ['notifications']],
+  ['Public pages', ['faqRoutes', 'faq', 'ngos', 'clinics', 'team', 'stats', 'contact']],
+  ['Admin', ['admin']],
+];
+const tagOf = (path: string) =>
+  TAGS.find(([, segments]) => segments.includes(path.split('/')[2] ?? ''))?.[0] ?? 'System';
 
 const jsonSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
 
@@ -253,6 +268,7 @@ export function openApiDocument() {
     }));
     const mutating = method !== 'GET';
     (paths[toOpenApiPath(path)] ??= {})[method.toLowerCase()] = {
+      tags: [tagOf(path)],
       summary: op.summary,
       parameters: [
         ...params,
@@ -283,6 +299,7 @@ export function openApiDocument() {
       description:
         'Commands answer with `position`; send it back as X-Consistent-After on reads. Every mutating call honours an Idempotency-Key header: the same key from the same user answers the first result again.',
     },
+    tags: [...TAGS.map(([name]) => ({ name })), { name: 'System' }],
     paths,
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },

@@ -2,6 +2,7 @@ import { Router } from 'express';
 import { ACCOUNT_LIMITS, type PublicConfig } from '@pawhaven/contracts';
 import { describeHeldBack, heldBackStatus, notFound, projectionStatus } from '@pawhaven/platform';
 import type { QueryDeps } from '../deps';
+import { apiReference } from './api-reference';
 import { mailboxPage } from './mailbox-page';
 import { openApiDocument } from './openapi';
 
@@ -64,6 +65,7 @@ export function systemQueries({ config, db, projections, presence }: QueryDeps):
   router.get('/api/docs', (_req, res) => {
     res.json(docs);
   });
+  router.use(apiReference());
 
   router.get('/api/config', (_req, res) => {
     const body: PublicConfig = {
