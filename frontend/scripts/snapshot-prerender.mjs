@@ -3,10 +3,11 @@
 //
 //   npm run build --workspace frontend && node frontend/scripts/snapshot-prerender.mjs && npm run build --workspace frontend
 //
-// Each page's header and first screen are copied as rendered (the API is held back, so the directories show their
-// loading cards), with the CSS rules they use. public/prerender.js picks the one for the address before the first
+// Each page's header and first screen are copied as rendered (the API is held back, so the directories, the FAQ and
+// the team show their loading state), with the CSS rules they use. public/prerender.js picks the one for the address before the first
 // paint; React replaces it when the page is mounted (src/shared/prerender.ts). Run it after changing the header, the
-// landing hero / How It Works, or the directory heading and search box.
+// landing hero / How It Works, the directory heading and search box, the FAQ's, the team's or the contact page's first
+// screen.
 /* global process, URL, document, console, CSSStyleSheet */
 import http from 'node:http';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -33,6 +34,9 @@ const PAGES = [
     parts: 'main > :first-child',
     ready: '#root [data-testid="directory-loading"]',
   },
+  { name: 'faq', url: '/faq', parts: 'main > :first-child', ready: '#root [data-testid="faq-loading"]' },
+  { name: 'team', url: '/team', parts: 'main > :first-child', ready: '#root main h1' },
+  { name: 'contactus', url: '/contactus', parts: 'main > :first-child', ready: '#root main form' },
 ];
 
 const TYPES = { '.js': 'text/javascript', '.svg': 'image/svg+xml', '.html': 'text/html' };

@@ -13,6 +13,7 @@ import { configQuery } from './shared/config';
 import { cspNonce } from './shared/csp-nonce';
 import { releasePrerender } from './shared/prerender';
 import { SessionProvider } from './shared/session';
+import { TEAM_STALE_MS, teamApi, teamKeys } from './team/api';
 import { ToastProvider } from './shared/toast';
 import { theme } from './theme';
 
@@ -49,6 +50,20 @@ if (directory) {
     staleTime: DIRECTORY_STALE_MS,
   });
 }
+
+// The FAQ and the team opened directly: their lists are fetched alongside the page's code too.
+if (window.location.pathname === '/faq')
+  void queryClient.prefetchQuery({
+    queryKey: directoryKeys.faqs(),
+    queryFn: ({ signal }) => directoryApi.faqs(signal),
+    staleTime: DIRECTORY_STALE_MS,
+  });
+if (window.location.pathname === '/team')
+  void queryClient.prefetchQuery({
+    queryKey: teamKeys.all,
+    queryFn: ({ signal }) => teamApi.members(signal),
+    staleTime: TEAM_STALE_MS,
+  });
 
 // MUI's and react-admin's styles are <style> elements emotion adds: they carry the page's nonce (the CSP has no
 // 'unsafe-inline'). Same key as emotion's default, so the class names match the prerendered first screens.

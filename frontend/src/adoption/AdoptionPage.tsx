@@ -35,6 +35,7 @@ import { AdoptionAdForm } from './components/AdoptionAdForm';
 import { AdoptionCard } from './components/AdoptionCard';
 import { failureText, userIdOf } from './format';
 import { RetryAlert } from '../shared/ui/RetryAlert';
+import { visuallyHidden } from '../shared/ui/visually-hidden';
 
 const FILTERS: { value: PetFilter; label: string }[] = [
   { value: 'all', label: 'All Pets' },
@@ -261,6 +262,10 @@ export default function AdoptionPage() {
         </Box>
 
         <Box component="section" aria-label="Adoption posts" aria-busy={list.isPending || list.isFetching}>
+          {/* The cards' names are headings under this one (a screen reader's outline: h1, h2, then the pets). */}
+          <Typography variant="h5" component="h2" sx={visuallyHidden}>
+            Pets looking for a home
+          </Typography>
           {list.isPending ? (
             <Box role="status" aria-label="Loading adoption posts" sx={gridSx}>
               {Array.from({ length: ADOPTION_LIMITS.skeletonCards }, (_, i) => (

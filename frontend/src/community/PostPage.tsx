@@ -68,7 +68,7 @@ export default function PostPage() {
         </Button>
       </Paper>
     );
-  } else body = <PostCard post={post.data} mode="page" captionAs="h1" />;
+  } else body = <PostCard post={post.data} mode="page" captionAs="h1" priority />;
 
   return (
     <Container maxWidth="md" sx={{ py: { xs: 2, md: 4 }, px: { xs: 1.5, sm: 3 } }}>

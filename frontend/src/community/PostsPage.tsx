@@ -131,7 +131,8 @@ export default function PostsPage() {
 
       <Box component="section" aria-label="Posts" aria-busy={feed.isFetching}>
         {feed.isPending ? (
-          <Box sx={{ display: 'grid', placeItems: 'center', py: 8 }}>
+          // A screen's height: the footer stays below the fold until the cards come (it moved by half the screen).
+          <Box sx={{ display: 'grid', placeItems: 'start center', pt: 8, minHeight: '100dvh' }}>
             <CircularProgress aria-label="Loading posts" />
           </Box>
         ) : feed.isError && posts.length === 0 ? (
@@ -147,8 +148,8 @@ export default function PostsPage() {
         ) : (
           <>
             <Stack spacing={3}>
-              {posts.map((post) => (
-                <PostCard key={post._id} post={post} />
+              {posts.map((post, i) => (
+                <PostCard key={post._id} post={post} priority={i === 0} />
               ))}
             </Stack>
             {feed.isFetchNextPageError && (

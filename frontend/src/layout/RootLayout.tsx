@@ -50,7 +50,14 @@ export function RootLayout() {
           Skip to content
         </Box>
         <Header />
-        <Box component="main" id="main-content" tabIndex={-1} sx={{ flex: 1, outline: 'none' }}>
+        {/* At least a screen tall where the footer shows: the footer starts below the fold on every page, so a page's
+            loading state giving way to content shorter or taller than it never moves the footer on screen. */}
+        <Box
+          component="main"
+          id="main-content"
+          tabIndex={-1}
+          sx={{ flex: 1, outline: 'none', minHeight: isChatPath(pathname) ? undefined : '100dvh' }}
+        >
           <Suspense fallback={<PageLoader />}>
             <Outlet />
           </Suspense>

@@ -150,6 +150,20 @@ async function send(path: string, opts: RequestOptions): Promise<unknown> {
   }
 }
 
+type EarlyAnswer = { url: string; response: Promise<Response> };
+
+/**
+ * The answer public/prerender.js started fetching for this address before the code arrived: taken once, by a
+ * visitor's first GET of exactly that address (a failed early fetch is simply asked again).
+ */
+function takeEarly(path: string): Promise<Response> | null {
+  const holder = globalThis as { __pawhavenEarly?: EarlyAnswer };
+  const early = holder.__pawhavenEarly;
+  if (!early || early.url !== path) return null;
+  delete holder.__pawhavenEarly;
+  return early.response;
+}
+
 async function sendOnce(path: string, opts: RequestOptions): Promise<unknown> {
   const method = opts.method ?? 'GET';
   const headers: Record<string, string> = { Accept: 'application/json', ...opts.headers };
@@ -171,7 +185,10 @@ async function sendOnce(path: string, opts: RequestOptions): Promise<unknown> {
 
   let res: Response;
   try {
-    res = await fetch(path, { method, headers, body, credentials: 'include', signal: controller.signal });
+    const early = method === 'GET' && !token && !after ? takeEarly(path) : null;
+    res =
+      (early && (await early.catch(() => null))) ||
+      (await fetch(path, { method, headers, body, credentials: 'include', signal: controller.signal }));
   } catch (err) {
     if (opts.signal?.aborted) throw err;
     const timedOut = controller.signal.aborted;

@@ -87,6 +87,34 @@ describe('api client', () => {
     expect(calls[3]!.headers['X-Consistent-After']).toBeUndefined();
   });
 
+  it("takes the answer prerender.js fetched early for a visitor's first GET of that address, once", async () => {
+    const { api } = await load();
+    const early = globalThis as { __pawhavenEarly?: unknown };
+    early.__pawhavenEarly = {
+      url: '/api/posts?page=1&limit=10',
+      response: Promise.resolve(json(200, [{ _id: 'p1' }])),
+    };
+    replies.push(() => ({ status: 200, body: [{ _id: 'o1' }] }));
+    replies.push(() => ({ status: 200, body: [{ _id: 'p2' }] }));
+    expect(await api.get('/api/other')).toEqual([{ _id: 'o1' }]);
+    expect(await api.get('/api/posts?page=1&limit=10')).toEqual([{ _id: 'p1' }]);
+    expect(early.__pawhavenEarly).toBeUndefined();
+    // Asked again: fetched as usual.
+    expect(await api.get('/api/posts?page=1&limit=10')).toEqual([{ _id: 'p2' }]);
+    expect(calls.map((c) => c.url)).toEqual(['/api/other', '/api/posts?page=1&limit=10']);
+  });
+
+  it('asks again when the early fetch failed', async () => {
+    const { api } = await load();
+    (globalThis as { __pawhavenEarly?: unknown }).__pawhavenEarly = {
+      url: '/api/adoptions?filter=all&page=1&limit=12',
+      response: Promise.reject(new TypeError('Failed to fetch')),
+    };
+    replies.push(() => ({ status: 200, body: [] }));
+    expect(await api.get('/api/adoptions?filter=all&page=1&limit=12')).toEqual([]);
+    expect(calls).toHaveLength(1);
+  });
+
   it('sends the bearer token and cookies, JSON bodies as JSON', async () => {
     const { api, sessionStore } = await load();
     sessionStore.start('tok-1', user as never, false);

@@ -9,6 +9,7 @@ import { TEAM_STALE_MS, teamApi, teamKeys } from './api';
 import { membersFromState } from './members';
 import { TeamGrid } from './TeamGrid';
 import { RetryAlert } from '../shared/ui/RetryAlert';
+import { usePrerenderHandoff } from '../shared/prerender';
 
 /**
  * /team: every ambassador and collaborator. The landing page's 'See More Team Members' hands the list over in the
@@ -25,6 +26,8 @@ export default function TeamPage() {
     enabled: fromState === null,
   });
   const members = fromState ?? team.data;
+  // The prerendered first screen (index.html) goes once this one is rendered.
+  usePrerenderHandoff();
 
   return (
     <Box>

@@ -30,8 +30,11 @@ export function PostCard({
   post,
   mode = 'card',
   captionAs = 'p',
+  priority = false,
 }: {
   post: PostDto;
+  /** The first card of the page: its picture is fetched at once (`PetImage`). */
+  priority?: boolean;
   mode?: Extract<CommentMode, 'card' | 'page'>;
   /** The post page shows the caption as its heading. */
   captionAs?: 'p' | 'h1';
@@ -53,6 +56,7 @@ export function PostCard({
       alt={`Photo shared by ${name}`}
       height={{ xs: 260, sm: 420 }}
       fit={onCard ? 'cover' : 'contain'}
+      priority={priority}
       sx={{ bgcolor: 'rgba(61, 44, 41, 0.06)' }}
     />
   );

@@ -5,7 +5,8 @@ import PetsIcon from '@mui/icons-material/Pets';
 
 /**
  * A pet photo (a same-origin `/api/images/<id>` path). A missing or failing image becomes a placeholder with the
- * same accessible name.
+ * same accessible name. Lazy, unless it is `priority`: the first picture of a page, likely its largest paint, which
+ * the browser should fetch at once and first.
  */
 export function PetImage({
   src,
@@ -13,12 +14,14 @@ export function PetImage({
   height,
   sx,
   fit = 'cover',
+  priority = false,
 }: {
   src: string | null | undefined;
   alt: string;
   height: number | string | Record<string, number | string>;
   sx?: SxProps<Theme>;
   fit?: 'cover' | 'contain';
+  priority?: boolean;
 }) {
   const [failedSrc, setFailedSrc] = useState<string | null>(null);
   const broken = !src || failedSrc === src;
@@ -49,7 +52,8 @@ export function PetImage({
       component="img"
       src={src}
       alt={alt}
-      loading="lazy"
+      loading={priority ? 'eager' : 'lazy'}
+      fetchPriority={priority ? 'high' : 'auto'}
       onError={() => setFailedSrc(src)}
       sx={[
         { height, width: '100%', objectFit: fit, display: 'block', bgcolor: 'rgba(61, 44, 41, 0.04)' },
