@@ -97,22 +97,20 @@ export const lighthouseScores: BenchSection = {
       demoData: true,
     });
     const origin = `http://localhost:${app.port}`;
-    let post: DemoPost | undefined;
-    try {
-      // The demo posts are listed once the read models have them.
-      for (const deadline = Date.now() + 60_000; !post && Date.now() < deadline;) {
+    // The demo posts are listed once the read models have them.
+    const demoPost = async () => {
+      for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
         const posts = (await (await fetch(`${origin}/api/posts`)).json()) as DemoPost[];
-        post = posts.find((p) => p.userId);
-        if (!post) await new Promise((r) => setTimeout(r, 250));
+        const post = posts.find((p) => p.userId);
+        if (post) return post;
+        await new Promise((r) => setTimeout(r, 250));
       }
-    } catch (error) {
+      throw new Error('the demo data has no post with an author');
+    };
+    const post = await demoPost().catch(async (error: unknown) => {
       await app.stop();
       throw error;
-    }
-    if (!post) {
-      await app.stop();
-      throw new Error('the demo data has no post with an author');
-    }
+    });
     const { _id: postId, userId: author } = post;
     const address = (page: string) => page.replace('{post}', postId).replace('{author}', author!._id);
     const chrome = await chromeLauncher.launch({
