@@ -68,9 +68,6 @@ const count = (list: unknown[] | undefined, n: number | undefined) =>
  * the vet badge, city, '{n} Adoption Ads', about, Joined and Active; the Adoption Ads and Posts tabs with their loading
  * texts, empty states and cards; 'Profile Not Found' when it cannot be loaded.
  */
-/** A list's loading line keeps a screen's height below it: the footer stays below the fold until the list comes. */
-const LOADING_SX = { minHeight: '100dvh' } as const;
-
 export default function PublicProfilePage() {
   const { userId = '' } = useParams();
   const navigate = useNavigate();
@@ -249,7 +246,7 @@ export default function PublicProfilePage() {
       <Box role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} sx={{ py: 3 }}>
         {tab === 'ads' ? (
           ads.isPending ? (
-            <Typography color="text.secondary" role="status" sx={LOADING_SX}>
+            <Typography color="text.secondary" role="status">
               Loading adoption ads...
             </Typography>
           ) : adList.length === 0 ? (
@@ -281,7 +278,7 @@ export default function PublicProfilePage() {
             </Box>
           )
         ) : posts.isPending ? (
-          <Typography color="text.secondary" role="status" sx={LOADING_SX}>
+          <Typography color="text.secondary" role="status">
             Loading posts...
           </Typography>
         ) : postList.length === 0 ? (

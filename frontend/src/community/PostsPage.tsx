@@ -131,8 +131,7 @@ export default function PostsPage() {
 
       <Box component="section" aria-label="Posts" aria-busy={feed.isFetching}>
         {feed.isPending ? (
-          // A screen's height: the footer stays below the fold until the cards come (it moved by half the screen).
-          <Box sx={{ display: 'grid', placeItems: 'start center', pt: 8, minHeight: '100dvh' }}>
+          <Box sx={{ display: 'grid', placeItems: 'center', py: 8 }}>
             <CircularProgress aria-label="Loading posts" />
           </Box>
         ) : feed.isError && posts.length === 0 ? (

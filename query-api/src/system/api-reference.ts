@@ -3,6 +3,7 @@ import path from 'node:path';
 import compression from 'compression';
 import { Router, type Response } from 'express';
 import { notFound } from '@pawhaven/platform';
+import { escapeHtml } from './mailbox-page';
 
 /** Swagger UI's prebuilt files (the `swagger-ui-dist` package: static, no build step of ours). */
 const SWAGGER_UI = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -29,16 +30,13 @@ const FILES: Record<string, { file: string } | { type: string; body: string }> =
   'start.js': { type: 'text/javascript', body: START },
 };
 
-const escape = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
 /** The page: a header of ours, Swagger UI below it (a loading line until its script has run). */
 const page = (nonce: string | undefined) => `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>PawHaven API reference</title>
 <meta name="description" content="Every call of the PawHaven API: parameters, request bodies and answers, from its OpenAPI document.">
 <link rel="stylesheet" href="/api/reference/swagger-ui.css">
-<style${nonce ? ` nonce="${escape(nonce)}"` : ''}>
+<style${nonce ? ` nonce="${escapeHtml(nonce)}"` : ''}>
 body{margin:0;font-family:system-ui,sans-serif;color:#2d2a26;background:#fff}
 .top{display:flex;flex-wrap:wrap;align-items:baseline;gap:.5rem 1.25rem;padding:1rem 20px;background:#fdf8f3;border-bottom:1px solid #eadfd3}
 .top a{color:#8a4b12}.top strong{font-size:1.25rem}.top strong a{color:inherit;text-decoration:none}
